@@ -1,0 +1,105 @@
+//! Reading rule files: parsing, following `extends`, and merging a derived
+//! file's declarations over its base's, so that a variant file need say only
+//! what differs.
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostics::{Diagnostic, Sources};
+use crate::syntax::{ast::*, parse};
+
+/// Reads and parses a rule file and everything it extends.
+pub fn load_items(path: &str, sources: &mut Sources) -> Result<Vec<Item>, Vec<Diagnostic>> {
+    let text = std::fs::read_to_string(path).map_err(|e| vec![Diagnostic::global(format!("cannot read rule file `{path}`: {e}"))])?;
+    let mut chain = vec![canonical(Path::new(path))];
+    load_text(path, &text, sources, &mut chain)
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
+}
+
+pub(crate) fn load_text(name: &str, text: &str, sources: &mut Sources, chain: &mut Vec<PathBuf>) -> Result<Vec<Item>, Vec<Diagnostic>> {
+    let file = sources.add(name, text);
+    let ast = parse(text, file).map_err(|d| vec![d])?;
+    let mut extends: Option<Str> = None;
+    let mut own = Vec::new();
+    let mut diags = Vec::new();
+    for item in ast.items {
+        match item {
+            Item::Extends(s) => {
+                if let Some(first) = &extends {
+                    diags.push(
+                        Diagnostic::error(s.span, "a rule file can extend only one other")
+                            .label("second `extends`")
+                            .note(first.span, "first `extends` here"),
+                    );
+                } else {
+                    extends = Some(s);
+                }
+            }
+            other => own.push(other),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let Some(base) = extends else { return Ok(own) };
+    let base_path = Path::new(name).parent().unwrap_or(Path::new("")).join(&base.value);
+    let canon = canonical(&base_path);
+    if chain.contains(&canon) {
+        return Err(vec![Diagnostic::error(base.span, format!("`{}` extends itself, through a cycle of `extends`", base.value)).label("cycle")]);
+    }
+    let base_text = std::fs::read_to_string(&base_path).map_err(|e| {
+        vec![
+            Diagnostic::error(base.span, format!("cannot read `{}`: {e}", base_path.display()))
+                .label("extended here")
+                .help("the path is relative to the folder of this rule file"),
+        ]
+    })?;
+    chain.push(canon);
+    let mut items = load_text(&base_path.to_string_lossy(), &base_text, sources, chain)?;
+    chain.pop();
+    for item in own {
+        match key(&item).and_then(|k| items.iter().position(|i| key(i).as_ref() == Some(&k))) {
+            Some(pos) => items[pos] = item,
+            None => items.push(item),
+        }
+    }
+    Ok(items)
+}
+
+/// What a declaration in a derived file replaces in its base: the one of the
+/// same kind and name, or the single declaration of its kind.
+fn key(item: &Item) -> Option<(&'static str, String)> {
+    let named = |k: &'static str, n: &Ident| Some((k, n.name.clone()));
+    match item {
+        Item::Game(_) => Some(("game", String::new())),
+        Item::Extends(_) => None,
+        Item::Option(o) => named("option", &o.name),
+        Item::Variant(v) => named("variant", &v.name),
+        Item::Players(_) => Some(("players", String::new())),
+        Item::Site(s) => s.names.first().and_then(|n| named("site", &n.name)),
+        Item::Relation(r) => named("relation", &r.name),
+        Item::Track(t) => Some(("track", track_key(&t.name))),
+        Item::Layout(_) => Some(("layout", String::new())),
+        Item::Setup(_) => Some(("setup", String::new())),
+        Item::Phase(p) => named("phase", &p.name),
+        Item::Move(m) => named("move", &m.name),
+        Item::Rule(r) => named("rule", &r.name),
+        Item::Avoid(a) => named("avoid", &a.name),
+        Item::End(e) => named("end", &e.name),
+        Item::Stuck(_) => Some(("stuck", String::new())),
+        Item::Score(_) => Some(("score", String::new())),
+    }
+}
+
+fn track_key(d: &DeclName) -> String {
+    match &d.index {
+        Some(IndexSpec::Single(e)) => match &e.kind {
+            ExprKind::Name(n) => format!("{}[{}]", d.name.name, n.name),
+            ExprKind::Int(i) => format!("{}[{}]", d.name.name, i),
+            other => format!("{}[{:?}]", d.name.name, other),
+        },
+        _ => d.name.name.clone(),
+    }
+}

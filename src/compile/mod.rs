@@ -1,0 +1,202 @@
+//! Checking and compiling: from the syntax tree of a rule file (and the files
+//! it extends) to a [`Game`]. Every stage collects its diagnostics and goes
+//! on, so one run reports every mistake it can find.
+
+mod board;
+mod load;
+mod options;
+mod rules;
+
+use std::collections::HashMap;
+
+use crate::diagnostics::{Diagnostic, Failure, Sources, Span, did_you_mean};
+use crate::engine::game::*;
+use crate::syntax::ast;
+
+pub use load::load_items;
+
+/// What to compile a rule file with: the variants and option settings the
+/// user chose (`--variant`, `--set`).
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    pub variants: Vec<String>,
+    pub settings: Vec<(String, String)>,
+}
+
+/// What a name in the global namespace stands for.
+#[derive(Debug, Clone)]
+pub(crate) enum Global {
+    Option(Value),
+    Variant,
+    Player(PlayerId),
+    Site(SiteId),
+    SiteFamily(u16),
+    Track(u16),
+    TrackFamily(u16),
+    Relation(u16),
+    Phase(u8),
+}
+
+impl Global {
+    fn word(&self) -> &'static str {
+        match self {
+            Global::Option(_) => "an option",
+            Global::Variant => "a variant",
+            Global::Player(_) => "a player",
+            Global::Site(_) => "a site",
+            Global::SiteFamily(_) => "a family of sites",
+            Global::Track(_) => "a track",
+            Global::TrackFamily(_) => "a family of tracks",
+            Global::Relation(_) => "a relation",
+            Global::Phase(_) => "a phase",
+        }
+    }
+}
+
+/// Names the language gives a meaning of its own.
+pub(crate) const BUILTIN_NAMES: &[&str] = &[
+    "mover", "next", "last", "ply", "it", "count", "owner", "store", "reserve", "pit", "min", "max", "can-move", "players",
+];
+
+pub(crate) struct Compiler {
+    pub diags: Vec<Diagnostic>,
+    pub globals: HashMap<String, (Global, Span)>,
+    pub game: Game,
+    /// Site families: members by index value.
+    pub site_families: Vec<(String, Vec<(Value, SiteId)>)>,
+    pub track_families: Vec<(String, Vec<(Value, u16)>)>,
+}
+
+impl Compiler {
+    pub fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Declares a global name, reporting a clash with an earlier one.
+    pub fn declare(&mut self, name: &ast::Ident, g: Global) -> bool {
+        if BUILTIN_NAMES.contains(&name.name.as_str()) {
+            self.error(
+                Diagnostic::error(name.span, format!("`{}` is a built-in name of the language", name.name))
+                    .label("reserved")
+                    .help("choose another name"),
+            );
+            return false;
+        }
+        if let Some((prev, prev_span)) = self.globals.get(&name.name) {
+            let d = Diagnostic::error(name.span, format!("`{}` is declared twice", name.name))
+                .label(format!("declared again here as {}", g.word()))
+                .note(*prev_span, format!("first declared here as {}", prev.word()))
+                .help("every option, variant, player, site, track, relation and phase needs a name of its own");
+            self.error(d);
+            return false;
+        }
+        self.globals.insert(name.name.clone(), (g, name.span));
+        true
+    }
+
+    pub fn unknown(&mut self, name: &ast::Ident, what: &str, candidates: Vec<String>) {
+        let mut help = did_you_mean(&name.name, candidates.iter().map(|s| s.as_str()));
+        if help.is_none() && name.name.contains('-') {
+            let parts: Vec<&str> = name.name.split('-').collect();
+            if parts.iter().all(|p| self.globals.contains_key(*p) || BUILTIN_NAMES.contains(p) || p.parse::<i64>().is_ok()) {
+                help = Some(format!("names may contain `-`; to subtract, put spaces around it: `{}`", parts.join(" - ")));
+            }
+        }
+        let help = help.or_else(|| {
+            let mut c: Vec<&String> = candidates.iter().collect();
+            c.sort();
+            (!c.is_empty() && c.len() <= 12).then(|| format!("known: {}", c.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")))
+        });
+        self.error(Diagnostic::error(name.span, format!("unknown {what} `{}`", name.name)).label(format!("no {what} has this name")).maybe_help(help));
+    }
+}
+
+/// Loads, checks and compiles a rule file with the given configuration.
+pub fn compile_file(path: &str, config: &Config) -> Result<Game, Failure> {
+    let mut sources = Sources::default();
+    let items = match load_items(path, &mut sources) {
+        Ok(items) => items,
+        Err(diagnostics) => return Err(Failure { diagnostics, sources }),
+    };
+    compile_items(path, items, sources, config)
+}
+
+/// Compiles a rule file given as text (the file name is for diagnostics and
+/// for resolving `extends`).
+pub fn compile_source(name: &str, text: &str, config: &Config) -> Result<Game, Failure> {
+    let mut sources = Sources::default();
+    let items = match load::load_text(name, text, &mut sources, &mut Vec::new()) {
+        Ok(items) => items,
+        Err(diagnostics) => return Err(Failure { diagnostics, sources }),
+    };
+    compile_items(name, items, sources, config)
+}
+
+fn compile_items(path: &str, items: Vec<ast::Item>, sources: Sources, config: &Config) -> Result<Game, Failure> {
+    let mut c = Compiler {
+        diags: Vec::new(),
+        globals: HashMap::new(),
+        game: Game {
+            name: String::new(),
+            sources: sources.clone(),
+            path: path.to_string(),
+            variants_applied: config.variants.clone(),
+            options: vec![],
+            variants: vec![],
+            players: vec![],
+            sites: vec![],
+            tracks: vec![],
+            relations: vec![],
+            sets: vec![],
+            kind_sets: Default::default(),
+            owned: Default::default(),
+            families: vec![],
+            setup: vec![],
+            moves: vec![],
+            avoids: vec![],
+            ends: vec![],
+            stuck: StuckAction::End,
+            score: (0, Expr::Const(Value::Int(0))),
+            phases: vec![],
+            layout: None,
+            locals: 0,
+        },
+        site_families: vec![],
+        track_families: vec![],
+    };
+    c.options(&items, config);
+    c.players(&items);
+    c.board(&items);
+    c.rules(&items);
+    if c.diags.is_empty() {
+        Ok(c.game)
+    } else {
+        Err(Failure { diagnostics: c.diags, sources })
+    }
+}
+
+/// Checks a rule file with its defaults and with each of its variants, and
+/// returns every distinct problem found.
+pub fn check_file(path: &str) -> Result<Game, Failure> {
+    let base = compile_file(path, &Config::default())?;
+    let mut failure: Option<Failure> = None;
+    for v in &base.variants {
+        let cfg = Config { variants: vec![v.name.clone()], settings: vec![] };
+        if let Err(f) = compile_file(path, &cfg) {
+            match &mut failure {
+                None => failure = Some(f),
+                Some(acc) => {
+                    for d in f.diagnostics {
+                        if !acc.diagnostics.iter().any(|e| e.message == d.message && e.span == d.span) {
+                            acc.diagnostics.push(d);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    match failure {
+        Some(f) => Err(f),
+        None => Ok(base),
+    }
+}

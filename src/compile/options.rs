@@ -1,0 +1,307 @@
+//! Options with their defaults and ranges, named variants, and the values the
+//! user sets; and the evaluation of the fixed expressions in declarations.
+
+use super::{Compiler, Config, Global};
+use crate::diagnostics::{Diagnostic, Span, did_you_mean};
+use crate::engine::game::{OptionInfo, Value, VariantInfo};
+use crate::syntax::ast::*;
+
+impl Compiler {
+    pub(crate) fn options(&mut self, items: &[Item], config: &Config) {
+        let mut decls: Vec<&OptionDecl> = Vec::new();
+        for item in items {
+            if let Item::Option(o) = item {
+                let ok = match (o.default, o.range) {
+                    (Literal::Int(_), None) => {
+                        self.error(
+                            Diagnostic::error(o.span, format!("option `{}` needs a range", o.name.name))
+                                .label("a number option without `in lo..hi`")
+                                .help(format!("give the values it may take, e.g. `option {} = {} in 1..10`", o.name.name, lit_text(o.default))),
+                        );
+                        false
+                    }
+                    (Literal::Bool(_), Some((_, _, rs))) => {
+                        self.error(Diagnostic::error(rs, format!("option `{}` is true or false; it takes no range", o.name.name)).label("remove this range"));
+                        false
+                    }
+                    (Literal::Int(v), Some((lo, hi, rs))) => {
+                        if lo > hi {
+                            self.error(Diagnostic::error(rs, format!("the range {lo}..{hi} of option `{}` is empty", o.name.name)).label("empty range").help(format!("write `{hi}..{lo}`")));
+                            false
+                        } else if v < lo || v > hi {
+                            self.error(
+                                Diagnostic::error(o.default_span, format!("the default {v} of option `{}` is outside its range {lo}..{hi}", o.name.name))
+                                    .label("out of range")
+                                    .note(rs, "allowed range"),
+                            );
+                            false
+                        } else {
+                            true
+                        }
+                    }
+                    (Literal::Bool(_), None) => true,
+                };
+                let value = lit_value(o.default);
+                if self.declare(&o.name, Global::Option(value)) && ok {
+                    decls.push(o);
+                }
+            }
+        }
+        // Variants are declared before they are applied, so `use` may name a later one.
+        let variants: Vec<&VariantDecl> = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Variant(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let mut declared_variants = Vec::new();
+        for v in &variants {
+            if self.declare(&v.name, Global::Variant) {
+                declared_variants.push(*v);
+                self.game.variants.push(VariantInfo { name: v.name.name.clone(), doc: v.doc.as_ref().map(|d| d.value.clone()).unwrap_or_default() });
+            }
+        }
+        // Every variant is checked, chosen or not.
+        for v in &declared_variants {
+            let mut seen = Vec::new();
+            self.variant_settings(v, &declared_variants, &decls, &mut seen, &mut Vec::new());
+        }
+        let mut values: Vec<(String, Value)> = decls.iter().map(|o| (o.name.name.clone(), lit_value(o.default))).collect();
+        for name in &config.variants {
+            match declared_variants.iter().find(|v| &v.name.name == name) {
+                Some(v) => {
+                    let mut out = Vec::new();
+                    self.variant_settings(v, &declared_variants, &decls, &mut Vec::new(), &mut out);
+                    for (k, val) in out {
+                        if let Some(slot) = values.iter_mut().find(|(n, _)| *n == k) {
+                            slot.1 = val;
+                        }
+                    }
+                }
+                None => {
+                    let names: Vec<&str> = declared_variants.iter().map(|v| v.name.name.as_str()).collect();
+                    let help = did_you_mean(name, names.iter().copied()).or_else(|| {
+                        Some(if names.is_empty() { "this rule file declares no variants".to_string() } else { format!("its variants: {}", names.join(", ")) })
+                    });
+                    self.error(Diagnostic::global(format!("unknown variant `{name}`")).maybe_help(help));
+                }
+            }
+        }
+        for (name, text) in &config.settings {
+            let Some(decl) = decls.iter().find(|o| &o.name.name == name) else {
+                let names: Vec<&str> = decls.iter().map(|o| o.name.name.as_str()).collect();
+                let help = did_you_mean(name, names.iter().copied())
+                    .or_else(|| Some(if names.is_empty() { "this rule file declares no options".into() } else { format!("its options: {}", names.join(", ")) }));
+                self.error(Diagnostic::global(format!("unknown option `{name}`")).maybe_help(help));
+                continue;
+            };
+            match parse_setting(text, decl) {
+                Ok(v) => {
+                    if let Some(slot) = values.iter_mut().find(|(n, _)| n == name) {
+                        slot.1 = v;
+                    }
+                }
+                Err(msg) => {
+                    let span = decl.range.map(|r| r.2).unwrap_or(decl.default_span);
+                    self.error(Diagnostic::error(span, format!("--set {name}={text}: {msg}")).label("declared here"));
+                }
+            }
+        }
+        for o in &decls {
+            let value = values.iter().find(|(n, _)| *n == o.name.name).map(|v| v.1).unwrap_or(Value::None);
+            self.globals.insert(o.name.name.clone(), (Global::Option(value), o.name.span));
+            self.game.options.push(OptionInfo {
+                name: o.name.name.clone(),
+                value,
+                default: lit_value(o.default),
+                range: o.range.map(|(a, b, _)| (a, b)),
+                doc: o.doc.as_ref().map(|d| d.value.clone()).unwrap_or_default(),
+            });
+        }
+        for item in items {
+            if let Item::Game(s) = item {
+                self.game.name = s.value.clone();
+            }
+        }
+    }
+
+    /// The settings a variant makes, `use`d variants first; reports unknown
+    /// options, values of the wrong kind or out of range, and `use` cycles.
+    fn variant_settings(&mut self, v: &VariantDecl, all: &[&VariantDecl], decls: &[&OptionDecl], seen: &mut Vec<String>, out: &mut Vec<(String, Value)>) {
+        seen.push(v.name.name.clone());
+        for item in &v.items {
+            match item {
+                VariantItem::Use(u) => {
+                    if seen.contains(&u.name) {
+                        self.error(Diagnostic::error(u.span, format!("variant `{}` uses itself, through `{}`", seen[0], u.name)).label("cycle of `use`"));
+                        continue;
+                    }
+                    match all.iter().find(|x| x.name.name == u.name) {
+                        Some(base) => self.variant_settings(base, all, decls, seen, out),
+                        None => {
+                            let names = all.iter().map(|x| x.name.name.clone()).collect();
+                            self.unknown(u, "variant", names);
+                        }
+                    }
+                }
+                VariantItem::Set { name, value, value_span } => {
+                    let Some(decl) = decls.iter().find(|o| o.name.name == name.name) else {
+                        let names = decls.iter().map(|o| o.name.name.clone()).collect();
+                        self.unknown(name, "option", names);
+                        continue;
+                    };
+                    match check_value(*value, decl) {
+                        Ok(val) => out.push((name.name.clone(), val)),
+                        Err(msg) => {
+                            let mut d = Diagnostic::error(*value_span, format!("variant `{}` sets option `{}` to {}: {msg}", v.name.name, name.name, lit_text(*value))).label(msg);
+                            if let Some((_, _, rs)) = decl.range {
+                                d = d.note(rs, "allowed range");
+                            }
+                            self.error(d);
+                        }
+                    }
+                }
+            }
+        }
+        seen.pop();
+    }
+
+    /// Evaluates an expression that must be known when the game is compiled
+    /// (a range bound, an index, an owner), with `env` binding loop variables.
+    pub(crate) fn const_eval(&mut self, e: &Expr, env: &[(String, Value)]) -> Option<Value> {
+        let r = self.const_eval_inner(e, env);
+        if let Err(d) = r {
+            self.error(d);
+            return None;
+        }
+        r.ok()
+    }
+
+    fn const_eval_inner(&self, e: &Expr, env: &[(String, Value)]) -> Result<Value, Diagnostic> {
+        let int = |v: Value, span: Span| match v {
+            Value::Int(i) => Ok(i),
+            _ => Err(Diagnostic::error(span, "expected a number").label("not a number")),
+        };
+        Ok(match &e.kind {
+            ExprKind::Int(i) => Value::Int(*i),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::Name(n) => {
+                if let Some((_, v)) = env.iter().rev().find(|(k, _)| *k == n.name) {
+                    *v
+                } else {
+                    match self.globals.get(&n.name) {
+                        Some((Global::Option(v), _)) => *v,
+                        Some((Global::Player(p), _)) => Value::Player(*p),
+                        Some((other, _)) => {
+                            return Err(Diagnostic::error(n.span, format!("`{}` is {}, which is not known until play", n.name, other.word()))
+                                .label("must be fixed when the game is compiled")
+                                .help("only numbers, options, players and loop variables may be used here"));
+                        }
+                        None => {
+                            let mut names: Vec<String> = env.iter().map(|(k, _)| k.clone()).collect();
+                            names.extend(self.globals.iter().filter(|(_, (g, _))| matches!(g, Global::Option(_) | Global::Player(_))).map(|(k, _)| k.clone()));
+                            let help = did_you_mean(&n.name, names.iter().map(|s| s.as_str()));
+                            return Err(Diagnostic::error(n.span, format!("unknown name `{}`", n.name)).label("not an option, player or loop variable").maybe_help(help));
+                        }
+                    }
+                }
+            }
+            ExprKind::Unary(UnOp::Neg, x) => Value::Int(-int(self.const_eval_inner(x, env)?, x.span)?),
+            ExprKind::Unary(UnOp::Not, x) => match self.const_eval_inner(x, env)? {
+                Value::Bool(b) => Value::Bool(!b),
+                _ => return Err(Diagnostic::error(x.span, "`not` needs a condition").label("not true or false")),
+            },
+            ExprKind::Binary(op, a, b) => {
+                let (va, vb) = (self.const_eval_inner(a, env)?, self.const_eval_inner(b, env)?);
+                match op {
+                    BinOp::Eq => Value::Bool(va == vb),
+                    BinOp::Ne => Value::Bool(va != vb),
+                    BinOp::And | BinOp::Or => match (va, vb) {
+                        (Value::Bool(x), Value::Bool(y)) => Value::Bool(if *op == BinOp::And { x && y } else { x || y }),
+                        _ => return Err(Diagnostic::error(e.span, format!("`{}` needs conditions on both sides", op.symbol())).label("not true or false")),
+                    },
+                    _ => {
+                        let (x, y) = (int(va, a.span)?, int(vb, b.span)?);
+                        match op {
+                            BinOp::Add => Value::Int(x + y),
+                            BinOp::Sub => Value::Int(x - y),
+                            BinOp::Mul => Value::Int(x.saturating_mul(y)),
+                            BinOp::Div | BinOp::Mod if y == 0 => return Err(Diagnostic::error(b.span, "division by zero").label("is 0 here")),
+                            BinOp::Div => Value::Int(x.div_euclid(y)),
+                            BinOp::Mod => Value::Int(x.rem_euclid(y)),
+                            BinOp::Lt => Value::Bool(x < y),
+                            BinOp::Le => Value::Bool(x <= y),
+                            BinOp::Gt => Value::Bool(x > y),
+                            _ => Value::Bool(x >= y),
+                        }
+                    }
+                }
+            }
+            ExprKind::Call(f, args) if (f.name == "min" || f.name == "max") && args.len() == 2 => {
+                let x = int(self.const_eval_inner(&args[0], env)?, args[0].span)?;
+                let y = int(self.const_eval_inner(&args[1], env)?, args[1].span)?;
+                Value::Int(if f.name == "min" { x.min(y) } else { x.max(y) })
+            }
+            _ => {
+                return Err(Diagnostic::error(e.span, "this must be fixed when the game is compiled")
+                    .label("depends on the position")
+                    .help("only numbers, options, players, loop variables, arithmetic, `min` and `max` may be used here"));
+            }
+        })
+    }
+
+    /// An integer range whose bounds are fixed at compile time.
+    pub(crate) fn const_range(&mut self, a: &Expr, b: &Expr, env: &[(String, Value)]) -> Option<(i64, i64)> {
+        let lo = self.const_eval(a, env)?;
+        let hi = self.const_eval(b, env)?;
+        match (lo, hi) {
+            (Value::Int(x), Value::Int(y)) => Some((x, y)),
+            _ => {
+                self.error(Diagnostic::error(a.span.to(b.span), "a range needs numbers at both ends").label("not a number range"));
+                None
+            }
+        }
+    }
+}
+
+fn lit_value(l: Literal) -> Value {
+    match l {
+        Literal::Int(i) => Value::Int(i),
+        Literal::Bool(b) => Value::Bool(b),
+    }
+}
+
+fn lit_text(l: Literal) -> String {
+    match l {
+        Literal::Int(i) => i.to_string(),
+        Literal::Bool(b) => b.to_string(),
+    }
+}
+
+fn check_value(v: Literal, decl: &OptionDecl) -> Result<Value, String> {
+    match (v, decl.default, decl.range) {
+        (Literal::Int(i), Literal::Int(_), Some((lo, hi, _))) => {
+            if i < lo || i > hi {
+                Err(format!("must be in {lo}..{hi}"))
+            } else {
+                Ok(Value::Int(i))
+            }
+        }
+        (Literal::Bool(b), Literal::Bool(_), _) => Ok(Value::Bool(b)),
+        (_, Literal::Int(_), _) => Err("expected a number".into()),
+        (_, Literal::Bool(_), _) => Err("expected `true` or `false`".into()),
+    }
+}
+
+fn parse_setting(text: &str, decl: &OptionDecl) -> Result<Value, String> {
+    let lit = match text.trim() {
+        "true" => Literal::Bool(true),
+        "false" => Literal::Bool(false),
+        t => match t.parse::<i64>() {
+            Ok(i) => Literal::Int(i),
+            Err(_) => return Err(format!("`{t}` is neither a number nor true/false")),
+        },
+    };
+    check_value(lit, decl)
+}

@@ -1,0 +1,729 @@
+//! Rules: expressions and statements resolved and type-checked, and the moves,
+//! rules, phases, `avoid`, `end`, `when stuck` and `score` declarations that
+//! use them.
+
+use super::{Compiler, Global};
+use crate::diagnostics::{Diagnostic, Span};
+use crate::engine::game::{self as g, Builtin, Domain as GDomain, EndDef, Expr as GExpr, MoveDef, Param, PhaseDef, StmtKind as GStmt, TemplatePart, Type, Value};
+use crate::syntax::ast::*;
+
+/// At most this many local variables in one move or rule.
+const MAX_LOCALS: usize = 32;
+
+/// Where an expression stands, which decides the built-ins it may use.
+#[derive(Debug, Clone, Copy, Default)]
+struct Ctx {
+    /// `mover`, `last`: inside a move, a rule, `avoid`, `end` or `then`.
+    play: bool,
+    /// `next`: in `avoid`, `end` and `then`, after the move.
+    after: bool,
+    /// `again`, `require`, `end game`: in a move or a rule.
+    effects: bool,
+    /// `put`: only in `setup`, the one place that creates counters.
+    setup: bool,
+}
+
+#[derive(Default)]
+struct Scope {
+    vars: Vec<(String, u8, Type)>,
+    used: usize,
+    max: usize,
+    ctx: Ctx,
+}
+
+impl Scope {
+    fn new(ctx: Ctx) -> Self {
+        Scope { ctx, ..Default::default() }
+    }
+    fn bind(&mut self, name: &str, ty: Type) -> u8 {
+        let slot = self.used.min(MAX_LOCALS - 1) as u8;
+        self.used += 1;
+        self.max = self.max.max(self.used);
+        self.vars.push((name.to_string(), slot, ty));
+        slot
+    }
+    fn mark(&self) -> (usize, usize) {
+        (self.vars.len(), self.used)
+    }
+    fn reset(&mut self, m: (usize, usize)) {
+        self.vars.truncate(m.0);
+        self.used = m.1;
+    }
+}
+
+type Typed = (GExpr, Type);
+
+impl Compiler {
+    pub(crate) fn rules(&mut self, items: &[Item]) {
+        let track_fams = self.track_family_tables();
+        let _ = track_fams;
+        // Phases, in order; without any, one implicit phase.
+        let phases: Vec<&PhaseDecl> = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Phase(p) => Some(p),
+                _ => None,
+            })
+            .collect();
+        for (i, p) in phases.iter().enumerate() {
+            if self.declare(&p.name, Global::Phase(i as u8)) {
+                self.game.phases.push(PhaseDef { name: p.name.name.clone(), transitions: vec![] });
+            }
+        }
+        if phases.is_empty() {
+            self.game.phases.push(PhaseDef { name: "play".into(), transitions: vec![] });
+        }
+        // Moves: top level (phase 0, or an error with phases) and in phases.
+        let mut moves: Vec<(&MoveDecl, u8)> = Vec::new();
+        let mut rules: Vec<&RuleDecl> = Vec::new();
+        for item in items {
+            match item {
+                Item::Move(m) => {
+                    if !phases.is_empty() {
+                        self.error(
+                            Diagnostic::error(m.name.span, format!("move `{}` is outside every phase", m.name.name))
+                                .label("top-level move")
+                                .help("when a rule file declares phases, each move belongs to one: put it inside `phase NAME { ... }`"),
+                        );
+                    }
+                    moves.push((m, 0));
+                }
+                Item::Rule(r) => rules.push(r),
+                Item::Phase(p) => {
+                    let idx = phases.iter().position(|x| std::ptr::eq(*x, p)).unwrap_or(0) as u8;
+                    moves.extend(p.moves.iter().map(|m| (m, idx)));
+                    rules.extend(p.rules.iter());
+                }
+                _ => {}
+            }
+        }
+        let mut seen: Vec<&Ident> = Vec::new();
+        for (m, _) in &moves {
+            if let Some(prev) = seen.iter().find(|p| p.name == m.name.name) {
+                self.error(Diagnostic::error(m.name.span, format!("move `{}` is declared twice", m.name.name)).label("again").note(prev.span, "first here"));
+            }
+            seen.push(&m.name);
+        }
+        if moves.is_empty() && self.diags.is_empty() {
+            self.error(Diagnostic::global("the rule file declares no moves").help("add `move NAME { ... }`: what a player may do on their turn"));
+        }
+        let mut seen_rules: Vec<&Ident> = Vec::new();
+        for r in &rules {
+            if let Some(prev) = seen_rules.iter().find(|p| p.name == r.name.name) {
+                self.error(Diagnostic::error(r.name.span, format!("rule `{}` is declared twice", r.name.name)).label("again").note(prev.span, "first here"));
+            }
+            seen_rules.push(&r.name);
+            for a in &r.after {
+                if !moves.iter().any(|(m, _)| m.name.name == a.name) {
+                    let names = moves.iter().map(|(m, _)| m.name.name.clone()).collect();
+                    self.unknown(a, "move", names);
+                }
+            }
+        }
+        // Rule bodies, compiled once each, are appended to their moves.
+        let play = Ctx { play: true, effects: true, ..Default::default() };
+        let mut compiled_rules: Vec<(Vec<String>, Vec<g::Stmt>, usize)> = Vec::new();
+        for r in &rules {
+            let mut scope = Scope::new(play);
+            let body = self.stmts(&r.body, &mut scope);
+            compiled_rules.push((r.after.iter().map(|a| a.name.clone()).collect(), body, scope.max));
+        }
+        for (m, phase) in &moves {
+            let mut scope = Scope::new(play);
+            let mut params = Vec::new();
+            for c in &m.choices {
+                let domain = match &c.domain {
+                    ChoiceDomain::Range(a, b) => {
+                        let a = self.expect(a, Type::Int, &mut scope);
+                        let b = self.expect(b, Type::Int, &mut scope);
+                        (a.zip(b).map(|(a, b)| GDomain::Range(a, b)), Type::Int)
+                    }
+                    ChoiceDomain::Set(e) => (self.expect(e, Type::Set, &mut scope).map(GDomain::Set), Type::Site),
+                };
+                let slot = scope.bind(&c.var.name, domain.1);
+                let filter = c.filter.as_ref().and_then(|f| self.expect(f, Type::Bool, &mut scope));
+                if let Some(domain) = domain.0 {
+                    params.push(Param { name: c.var.name.clone(), slot, domain, filter });
+                }
+            }
+            if params.len() > 4 {
+                self.error(Diagnostic::error(m.choices[4].span, "a move chooses at most 4 things").label("a fifth choice"));
+            }
+            let template = self.template(m);
+            let mut body = self.stmts(&m.body, &mut scope);
+            let mut locals = scope.max;
+            for (after, rbody, rmax) in &compiled_rules {
+                if after.contains(&m.name.name) {
+                    body.extend(rbody.iter().cloned());
+                    locals = locals.max(*rmax);
+                }
+            }
+            self.game.locals = self.game.locals.max(locals);
+            let needs_trial = body.iter().any(needs_trial);
+            self.game.moves.push(MoveDef { name: m.name.name.clone(), template, params, body, phase: *phase, needs_trial, span: m.span });
+        }
+        // Phase transitions.
+        for (i, p) in phases.iter().enumerate() {
+            for (to, cond) in &p.transitions {
+                let target = match self.globals.get(&to.name) {
+                    Some((Global::Phase(t), _)) => Some(*t),
+                    _ => {
+                        let names = phases.iter().map(|p| p.name.name.clone()).collect();
+                        self.unknown(to, "phase", names);
+                        None
+                    }
+                };
+                let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
+                let cond = self.expect(cond, Type::Bool, &mut scope);
+                self.game.locals = self.game.locals.max(scope.max);
+                if let (Some(t), Some(c), Some(ph)) = (target, cond, self.game.phases.get_mut(i)) {
+                    ph.transitions.push((t, c));
+                }
+            }
+        }
+        let mut setups = 0;
+        let mut score_seen = None;
+        let mut stuck_seen: Option<Span> = None;
+        for item in items {
+            match item {
+                Item::Setup(b) => {
+                    setups += 1;
+                    if setups > 1 {
+                        self.error(Diagnostic::error(b.span, "a second `setup`").label("one setup per game"));
+                    }
+                    let mut scope = Scope::new(Ctx { setup: true, ..Default::default() });
+                    self.game.setup = self.stmts(&b.stmts, &mut scope);
+                    self.game.locals = self.game.locals.max(scope.max);
+                }
+                Item::Avoid(a) => {
+                    let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
+                    if let Some(c) = self.expect(&a.cond, Type::Bool, &mut scope) {
+                        self.game.avoids.push((a.name.name.clone(), c));
+                    }
+                    self.game.locals = self.game.locals.max(scope.max);
+                }
+                Item::End(e) => {
+                    let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
+                    let cond = self.expect(&e.cond, Type::Bool, &mut scope);
+                    let body = self.stmts(&e.body, &mut scope);
+                    self.game.locals = self.game.locals.max(scope.max);
+                    if let Some(cond) = cond {
+                        self.game.ends.push(EndDef { name: e.name.name.clone(), cond, body });
+                    }
+                }
+                Item::Stuck(s) => {
+                    if let Some(prev) = stuck_seen {
+                        self.error(Diagnostic::error(s.span, "a second `when stuck`").label("again").note(prev, "first here"));
+                    }
+                    stuck_seen = Some(s.span);
+                    self.game.stuck = s.action;
+                }
+                Item::Score(s) => {
+                    if let Some(prev) = score_seen {
+                        self.error(Diagnostic::error(s.span, "a second `score`").label("again").note(prev, "first here"));
+                    }
+                    score_seen = Some(s.span);
+                    let mut scope = Scope::new(Ctx::default());
+                    let slot = scope.bind(&s.var.name, Type::Player);
+                    if let Some(v) = self.expect(&s.value, Type::Int, &mut scope) {
+                        self.game.score = (slot, v);
+                    }
+                    self.game.locals = self.game.locals.max(scope.max);
+                }
+                _ => {}
+            }
+        }
+        if score_seen.is_none() && self.diags.is_empty() {
+            self.error(Diagnostic::global("the rule file declares no score").help("add e.g. `score p: count(store(p))`: the most wins, equal scores share the win"));
+        }
+        self.game.locals = self.game.locals.max(1);
+    }
+
+    fn template(&mut self, m: &MoveDecl) -> Vec<TemplatePart> {
+        let Some(t) = &m.template else {
+            return match m.choices.len() {
+                0 => vec![TemplatePart::Text(m.name.name.clone())],
+                1 => vec![TemplatePart::Param(0)],
+                n => {
+                    let mut parts = vec![TemplatePart::Text(m.name.name.clone())];
+                    for i in 0..n {
+                        parts.push(TemplatePart::Text(" ".into()));
+                        parts.push(TemplatePart::Param(i));
+                    }
+                    parts
+                }
+            };
+        };
+        let mut parts = Vec::new();
+        let mut rest = t.value.as_str();
+        let mut offset = t.span.start + 1;
+        while let Some(open) = rest.find('{') {
+            if open > 0 {
+                parts.push(TemplatePart::Text(rest[..open].to_string()));
+            }
+            let Some(close) = rest[open..].find('}') else {
+                self.error(Diagnostic::error(Span::new(t.span.file, offset + open, offset + open + 1), "`{` without a closing `}` in a move name").label("unclosed"));
+                return parts;
+            };
+            let name = &rest[open + 1..open + close];
+            let span = Span::new(t.span.file, offset + open, offset + open + close + 1);
+            match m.choices.iter().position(|c| c.var.name == name) {
+                Some(i) => parts.push(TemplatePart::Param(i)),
+                None => {
+                    let names: Vec<String> = m.choices.iter().map(|c| c.var.name.clone()).collect();
+                    self.unknown(&Ident { name: name.to_string(), span }, "choice", names);
+                }
+            }
+            rest = &rest[open + close + 1..];
+            offset += open + close + 1;
+        }
+        if !rest.is_empty() {
+            parts.push(TemplatePart::Text(rest.to_string()));
+        }
+        if parts.is_empty() {
+            self.error(Diagnostic::error(t.span, "a move needs a name to be typed by").label("empty"));
+        }
+        parts
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt], scope: &mut Scope) -> Vec<g::Stmt> {
+        let mark = scope.mark();
+        let out = stmts.iter().filter_map(|s| self.stmt(s, scope)).collect();
+        scope.reset(mark);
+        out
+    }
+
+    fn stmt(&mut self, s: &Stmt, scope: &mut Scope) -> Option<g::Stmt> {
+        let kind = match &s.kind {
+            StmtKind::Sow { amount, source, track, skips } => {
+                let amount = match amount {
+                    Some(a) => Some(self.expect(a, Type::Int, scope)?),
+                    None => None,
+                };
+                let src = self.expect(source, Type::Site, scope);
+                let trk = self.expect(track, Type::Track, scope);
+                let mark = scope.mark();
+                let it = scope.bind("it", Type::Site);
+                let sk: Vec<GExpr> = skips.iter().filter_map(|e| self.expect(e, Type::Bool, scope)).filter(|e| !matches!(e, GExpr::Const(Value::Bool(false)))).collect();
+                scope.reset(mark);
+                GStmt::Sow { amount, source: src?, track: trk?, it, skips: sk }
+            }
+            StmtKind::Take { amount, from, to } => {
+                let amount = match amount {
+                    Some(a) => Some(self.expect(a, Type::Int, scope)?),
+                    None => None,
+                };
+                let want = if amount.is_some() { Type::Site } else { Type::Set };
+                let from = if amount.is_some() { self.expect(from, Type::Site, scope) } else { self.sites_or_set(from, scope) };
+                let _ = want;
+                let to = self.expect(to, Type::Site, scope);
+                GStmt::Take { amount, from: from?, to: to? }
+            }
+            StmtKind::Put { amount, target } => {
+                if !scope.ctx.setup {
+                    self.error(
+                        Diagnostic::error(s.span, "`put` creates counters, which only `setup` may do")
+                            .label("counters are conserved during play")
+                            .help("to move counters during play, write `take N from SITE to SITE`"),
+                    );
+                }
+                let amount = self.expect(amount, Type::Int, scope);
+                let target = self.sites_or_set(target, scope);
+                GStmt::Put { amount: amount?, target: target? }
+            }
+            StmtKind::If { cond, then, otherwise } => {
+                let cond = self.expect(cond, Type::Bool, scope);
+                let then = self.stmts(then, scope);
+                let otherwise = otherwise.as_ref().map(|o| self.stmts(o, scope)).unwrap_or_default();
+                GStmt::If { cond: cond?, then, otherwise }
+            }
+            StmtKind::For { var, domain, body } => {
+                let dom = self.domain(domain, scope);
+                let mark = scope.mark();
+                let ty = if matches!(domain, Domain::Players(_)) { Type::Player } else { Type::Int };
+                let slot = scope.bind(&var.name, ty);
+                let body = self.stmts(body, scope);
+                scope.reset(mark);
+                GStmt::For { var: slot, domain: dom?, body }
+            }
+            StmtKind::Let { var, value } => {
+                let (v, ty) = self.expr(value, scope)?;
+                let slot = scope.bind(&var.name, ty);
+                GStmt::Let { var: slot, value: v }
+            }
+            StmtKind::Require(e) => {
+                self.effect_allowed(s, scope, "require")?;
+                GStmt::Require(self.expect(e, Type::Bool, scope)?)
+            }
+            StmtKind::Again => {
+                self.effect_allowed(s, scope, "again")?;
+                GStmt::Again
+            }
+            StmtKind::EndGame => {
+                self.effect_allowed(s, scope, "end game")?;
+                GStmt::EndGame
+            }
+        };
+        Some(g::Stmt { kind, span: s.span })
+    }
+
+    fn effect_allowed(&mut self, s: &Stmt, scope: &Scope, what: &str) -> Option<()> {
+        if scope.ctx.effects {
+            return Some(());
+        }
+        self.error(Diagnostic::error(s.span, format!("`{what}` belongs in a move or a rule")).label("not allowed here"));
+        None
+    }
+
+    /// A site or a set of sites (a single site becomes a set of one at run time).
+    fn sites_or_set(&mut self, e: &Expr, scope: &mut Scope) -> Option<GExpr> {
+        let (x, ty) = self.expr(e, scope)?;
+        match ty {
+            Type::Site | Type::Set => Some(x),
+            other => {
+                self.type_error(e.span, "a site or a set of sites", other);
+                None
+            }
+        }
+    }
+
+    fn domain(&mut self, d: &Domain, scope: &mut Scope) -> Option<GDomain> {
+        Some(match d {
+            Domain::Players(_) => GDomain::Players,
+            Domain::Range(a, b) => {
+                let a = self.expect(a, Type::Int, scope);
+                let b = self.expect(b, Type::Int, scope);
+                GDomain::Range(a?, b?)
+            }
+        })
+    }
+
+    fn type_error(&mut self, span: Span, want: &str, got: Type) {
+        self.error(Diagnostic::error(span, format!("expected {want}, found {}", got.word())).label(format!("this is {}", got.word())));
+    }
+
+    fn expect(&mut self, e: &Expr, want: Type, scope: &mut Scope) -> Option<GExpr> {
+        let (x, ty) = self.expr(e, scope)?;
+        if ty == want {
+            return Some(x);
+        }
+        let mut d = Diagnostic::error(e.span, format!("expected {}, found {}", want.word(), ty.word())).label(format!("this is {}", ty.word()));
+        if want == Type::Int && ty == Type::Site {
+            d = d.help("to use the counters in a site, write `count(...)`");
+        } else if want == Type::Bool && ty == Type::Int {
+            d = d.help("compare it, e.g. `... > 0`");
+        }
+        self.error(d);
+        None
+    }
+
+    fn expr(&mut self, e: &Expr, scope: &mut Scope) -> Option<Typed> {
+        match &e.kind {
+            ExprKind::Int(i) => Some((GExpr::Const(Value::Int(*i)), Type::Int)),
+            ExprKind::Bool(b) => Some((GExpr::Const(Value::Bool(*b)), Type::Bool)),
+            ExprKind::Name(n) => self.name(n, scope),
+            ExprKind::Call(f, args) => self.call(e, f, args, scope),
+            ExprKind::Index(n, arg) => self.index(n, arg, scope),
+            ExprKind::Unary(UnOp::Not, x) => {
+                let x = self.expect(x, Type::Bool, scope)?;
+                Some((
+                    match x {
+                        GExpr::Const(Value::Bool(b)) => GExpr::Const(Value::Bool(!b)),
+                        x => GExpr::Not(Box::new(x)),
+                    },
+                    Type::Bool,
+                ))
+            }
+            ExprKind::Unary(UnOp::Neg, x) => Some((GExpr::Neg(Box::new(self.expect(x, Type::Int, scope)?)), Type::Int)),
+            ExprKind::Binary(op, a, b) => self.binary(e, *op, a, b, scope),
+            ExprKind::Is(x, kind) => Some((GExpr::IsKind(Box::new(self.expect(x, Type::Site, scope)?), *kind), Type::Bool)),
+            ExprKind::Every(kind, owner) => {
+                let k = kind_index(*kind);
+                match owner {
+                    None => Some((GExpr::Const(Value::Set(self.game.kind_sets[k][self.game.players.len()])), Type::Set)),
+                    Some(o) => match self.expect(o, Type::Player, scope)? {
+                        GExpr::Const(Value::Player(p)) => Some((GExpr::Const(Value::Set(self.game.kind_sets[k][p as usize])), Type::Set)),
+                        x => Some((GExpr::KindSet(*kind, Box::new(x)), Type::Set)),
+                    },
+                }
+            }
+            ExprKind::Quant(q, var, domain, body) => {
+                let dom = self.domain(domain, scope);
+                let mark = scope.mark();
+                let ty = if matches!(**domain, Domain::Players(_)) { Type::Player } else { Type::Int };
+                let slot = scope.bind(&var.name, ty);
+                let want = if *q == Quant::Sum { Type::Int } else { Type::Bool };
+                let body = self.expect(body, want, scope);
+                scope.reset(mark);
+                Some((GExpr::Quant(*q, slot, Box::new(dom?), Box::new(body?)), want))
+            }
+        }
+    }
+
+    fn name(&mut self, n: &Ident, scope: &mut Scope) -> Option<Typed> {
+        if let Some((_, slot, ty)) = scope.vars.iter().rev().find(|(k, _, _)| *k == n.name) {
+            return Some((GExpr::Local(*slot), *ty));
+        }
+        let builtin = match n.name.as_str() {
+            "mover" => Some((Builtin::Mover, Type::Player, scope.ctx.play, "in a move, a rule, `avoid`, `end` or `then`")),
+            "last" => Some((Builtin::Last, Type::Site, scope.ctx.play, "after a sowing, in a move or a rule")),
+            "next" => Some((Builtin::Next, Type::Player, scope.ctx.after, "in `avoid`, `end` and `then`, which look at the position after a move")),
+            "ply" => Some((Builtin::Ply, Type::Int, true, "")),
+            _ => None,
+        };
+        if let Some((b, ty, ok, where_)) = builtin {
+            if !ok {
+                self.error(Diagnostic::error(n.span, format!("`{}` is only known {where_}", n.name)).label("not known here"));
+                return None;
+            }
+            return Some((GExpr::Builtin(b), ty));
+        }
+        if n.name == "it" {
+            self.error(Diagnostic::error(n.span, "`it` is only known in a `skip` clause, where it is the site being passed").label("not known here"));
+            return None;
+        }
+        match self.globals.get(&n.name).map(|g| g.0.clone()) {
+            Some(Global::Option(v)) => {
+                let ty = if matches!(v, Value::Bool(_)) { Type::Bool } else { Type::Int };
+                Some((GExpr::Const(v), ty))
+            }
+            Some(Global::Player(p)) => Some((GExpr::Const(Value::Player(p)), Type::Player)),
+            Some(Global::Site(s)) => Some((GExpr::Const(Value::Site(s)), Type::Site)),
+            Some(Global::Track(t)) => Some((GExpr::Const(Value::Track(t)), Type::Track)),
+            Some(Global::SiteFamily(_)) | Some(Global::TrackFamily(_)) => {
+                self.error(Diagnostic::error(n.span, format!("`{}` is a family; name one member", n.name)).label("which one?").help(format!("e.g. `{0}[1]`, `{0}[mover]` or a run `{0}[1..3]`", n.name)));
+                None
+            }
+            Some(other) => {
+                self.error(Diagnostic::error(n.span, format!("`{}` is {}, which has no value here", n.name, other.word())).label("not a value"));
+                None
+            }
+            None => {
+                let mut names: Vec<String> = scope.vars.iter().map(|v| v.0.clone()).collect();
+                names.extend(self.globals.iter().filter(|(_, (g, _))| !matches!(g, Global::Variant | Global::Phase(_))).map(|(k, _)| k.clone()));
+                names.extend(["mover", "last", "next", "ply"].map(String::from));
+                self.unknown(n, "name", names);
+                None
+            }
+        }
+    }
+
+    fn index(&mut self, n: &Ident, arg: &IndexArg, scope: &mut Scope) -> Option<Typed> {
+        let g = self.globals.get(&n.name).map(|g| g.0.clone());
+        match (g, arg) {
+            (Some(Global::SiteFamily(f)), IndexArg::Range(a, b)) => {
+                let (lo, hi) = self.const_range(a, b, &[])?;
+                let keys: Vec<i64> = if lo <= hi { (lo..=hi).collect() } else { (hi..=lo).rev().collect() };
+                let span = a.span.to(b.span);
+                let sites: Vec<u16> = keys.into_iter().filter_map(|k| self.family_member(f, Value::Int(k), span)).collect();
+                let id = self.intern_set(sites);
+                Some((GExpr::Const(Value::Set(id)), Type::Set))
+            }
+            (Some(Global::SiteFamily(f)), IndexArg::Single(ix)) => {
+                let (x, _) = self.expr(ix, scope)?;
+                match x {
+                    GExpr::Const(key) => Some((GExpr::Const(Value::Site(self.family_member(f, key, ix.span)?)), Type::Site)),
+                    x => Some((GExpr::Family(self.family_table(&n.name)?, Box::new(x)), Type::Site)),
+                }
+            }
+            (Some(Global::TrackFamily(f)), IndexArg::Single(ix)) => {
+                let (x, _) = self.expr(ix, scope)?;
+                match x {
+                    GExpr::Const(key) => match self.track_families[f as usize].1.iter().find(|(k, _)| *k == key) {
+                        Some((_, t)) => Some((GExpr::Const(Value::Track(*t)), Type::Track)),
+                        None => {
+                            self.error(Diagnostic::error(ix.span, format!("track family `{}` has no member for this index", n.name)).label("no such track"));
+                            None
+                        }
+                    },
+                    x => {
+                        let np = self.game.players.len();
+                        let missing: Vec<String> = (0..np as u8)
+                            .filter(|p| !self.track_families[f as usize].1.iter().any(|(k, _)| *k == Value::Player(*p)))
+                            .map(|p| self.game.players[p as usize].clone())
+                            .collect();
+                        if !missing.is_empty() && self.track_families[f as usize].1.iter().all(|(k, _)| matches!(k, Value::Player(_))) {
+                            self.error(
+                                Diagnostic::error(ix.span, format!("track family `{}` has no track for {}", n.name, missing.join(", ")))
+                                    .label("may be any player")
+                                    .help(format!("declare `track {}[{}] ...`", n.name, missing[0])),
+                            );
+                        }
+                        Some((GExpr::Family(self.family_table(&n.name)?, Box::new(x)), Type::Track))
+                    }
+                }
+            }
+            (Some(Global::TrackFamily(_)), IndexArg::Range(a, b)) => {
+                self.error(Diagnostic::error(a.span.to(b.span), "a run of tracks has no meaning").label("name one track"));
+                None
+            }
+            (Some(other), _) => {
+                self.error(Diagnostic::error(n.span, format!("`{}` is {}, not a family", n.name, other.word())).label("cannot be indexed"));
+                None
+            }
+            (None, _) => {
+                let names = self.globals.iter().filter(|(_, (g, _))| matches!(g, Global::SiteFamily(_) | Global::TrackFamily(_))).map(|(k, _)| k.clone()).collect();
+                self.unknown(n, "family", names);
+                None
+            }
+        }
+    }
+
+    fn family_table(&mut self, name: &str) -> Option<u16> {
+        self.game.families.iter().position(|f| f.name == name).map(|i| i as u16)
+    }
+
+    fn call(&mut self, e: &Expr, f: &Ident, args: &[Expr], scope: &mut Scope) -> Option<Typed> {
+        let arity = |c: &mut Compiler, n: usize| {
+            if args.len() != n {
+                c.error(Diagnostic::error(e.span, format!("`{}` takes {n} argument{}, found {}", f.name, if n == 1 { "" } else { "s" }, args.len())).label("wrong number of arguments"));
+                return false;
+            }
+            true
+        };
+        let boxed = |x: GExpr| Box::new(x);
+        match f.name.as_str() {
+            "count" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let x = self.sites_or_set(&args[0], scope)?;
+                Some((GExpr::Count(boxed(x)), Type::Int))
+            }
+            "owner" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                Some((GExpr::Owner(boxed(self.expect(&args[0], Type::Site, scope)?)), Type::Player))
+            }
+            "store" | "reserve" | "pit" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let kind = match f.name.as_str() {
+                    "store" => SiteKind::Store,
+                    "reserve" => SiteKind::Reserve,
+                    _ => SiteKind::Pit,
+                };
+                let p = self.expect(&args[0], Type::Player, scope)?;
+                let k = kind_index(kind);
+                let lacking: Vec<String> = (0..self.game.players.len()).filter(|&i| self.game.owned[k][i].is_none()).map(|i| self.game.players[i].clone()).collect();
+                if !lacking.is_empty() {
+                    self.error(
+                        Diagnostic::error(e.span, format!("`{}(p)` needs every player to own exactly one {}", f.name, kind.word()))
+                            .label(format!("{} own{} none or several", lacking.join(", "), if lacking.len() == 1 { "s" } else { "" }))
+                            .help(format!("declare e.g. `{} X owner {}`", kind.word(), lacking[0])),
+                    );
+                    return None;
+                }
+                Some((
+                    match p {
+                        GExpr::Const(Value::Player(pl)) => GExpr::Const(self.game.owned[k][pl as usize].map(Value::Site).unwrap_or(Value::None)),
+                        p => GExpr::OwnedSite(kind, boxed(p)),
+                    },
+                    Type::Site,
+                ))
+            }
+            "min" | "max" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let a = self.expect(&args[0], Type::Int, scope);
+                let b = self.expect(&args[1], Type::Int, scope);
+                let (a, b) = (boxed(a?), boxed(b?));
+                Some((if f.name == "min" { GExpr::Min(a, b) } else { GExpr::Max(a, b) }, Type::Int))
+            }
+            "can-move" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                if !scope.ctx.after {
+                    self.error(Diagnostic::error(e.span, "`can-move` is only known in `avoid`, `end` and `then`").label("not known here"));
+                    return None;
+                }
+                Some((GExpr::CanMove(boxed(self.expect(&args[0], Type::Player, scope)?)), Type::Bool))
+            }
+            name => match self.globals.get(name).map(|g| g.0.clone()) {
+                Some(Global::Relation(r)) => {
+                    if !arity(self, 1) {
+                        return None;
+                    }
+                    Some((GExpr::Relation(r, boxed(self.expect(&args[0], Type::Site, scope)?)), Type::Site))
+                }
+                Some(other) => {
+                    self.error(Diagnostic::error(f.span, format!("`{name}` is {}, not a function", other.word())).label("cannot be called"));
+                    None
+                }
+                None => {
+                    let mut names: Vec<String> = ["count", "owner", "store", "reserve", "pit", "min", "max", "can-move"].map(String::from).to_vec();
+                    names.extend(self.globals.iter().filter(|(_, (g, _))| matches!(g, Global::Relation(_))).map(|(k, _)| k.clone()));
+                    self.unknown(f, "function", names);
+                    None
+                }
+            },
+        }
+    }
+
+    fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr, scope: &mut Scope) -> Option<Typed> {
+        match op {
+            BinOp::And | BinOp::Or => {
+                let x = self.expect(a, Type::Bool, scope);
+                let y = self.expect(b, Type::Bool, scope);
+                let (x, y) = (x?, y?);
+                // Fold options that are fixed at compile time.
+                let and = op == BinOp::And;
+                Some((
+                    match (&x, &y) {
+                        (GExpr::Const(Value::Bool(c)), _) if *c == and => y,
+                        (_, GExpr::Const(Value::Bool(c))) if *c == and => x,
+                        (GExpr::Const(Value::Bool(c)), _) | (_, GExpr::Const(Value::Bool(c))) if *c != and => GExpr::Const(Value::Bool(*c)),
+                        _ => GExpr::Bin(op, Box::new(x), Box::new(y)),
+                    },
+                    Type::Bool,
+                ))
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let x = self.expr(a, scope);
+                let y = self.expr(b, scope);
+                let ((x, tx), (y, ty)) = (x?, y?);
+                if tx != ty {
+                    self.error(Diagnostic::error(e.span, format!("cannot compare {} with {}", tx.word(), ty.word())).label("different kinds of value").note(a.span, tx.word()).note(b.span, ty.word()));
+                    return None;
+                }
+                Some((GExpr::Bin(op, Box::new(x), Box::new(y)), Type::Bool))
+            }
+            _ => {
+                let x = self.expect(a, Type::Int, scope);
+                let y = self.expect(b, Type::Int, scope);
+                let (x, y) = (x?, y?);
+                let ty = if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) { Type::Bool } else { Type::Int };
+                if let (GExpr::Const(Value::Int(_)), GExpr::Const(Value::Int(0))) = (&x, &y)
+                    && matches!(op, BinOp::Div | BinOp::Mod)
+                {
+                    self.error(Diagnostic::error(b.span, "division by zero").label("is 0"));
+                    return None;
+                }
+                Some((GExpr::Bin(op, Box::new(x), Box::new(y)), ty))
+            }
+        }
+    }
+}
+
+pub(crate) fn kind_index(k: SiteKind) -> usize {
+    match k {
+        SiteKind::Pit => 0,
+        SiteKind::Store => 1,
+        SiteKind::Reserve => 2,
+    }
+}
+
+/// Whether a move's legality can only be known by making it.
+fn needs_trial(s: &g::Stmt) -> bool {
+    match &s.kind {
+        GStmt::Require(_) | GStmt::Sow { .. } => true,
+        GStmt::Take { amount, .. } => amount.is_some(),
+        GStmt::If { then, otherwise, .. } => then.iter().chain(otherwise).any(needs_trial),
+        GStmt::For { body, .. } => body.iter().any(needs_trial),
+        _ => false,
+    }
+}

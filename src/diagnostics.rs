@@ -1,0 +1,208 @@
+//! Diagnostics: every problem found in a rule file, or in the options given
+//! for it, is a [`Diagnostic`] that points at the exact span of the file it is
+//! in. Checking collects them all instead of stopping at the first.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+
+/// A byte span in one of the loaded source files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub file: u16,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(file: u16, start: usize, end: usize) -> Self {
+        Span { file, start, end }
+    }
+    /// A span from the start of `self` to the end of `other`.
+    pub fn to(self, other: Span) -> Span {
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
+
+/// One loaded source file: its display name and its text.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: Arc<str>,
+}
+
+/// The files a rule set was loaded from (a rule file and what it extends).
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    pub files: Vec<SourceFile>,
+}
+
+impl Sources {
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> u16 {
+        self.files.push(SourceFile { name: name.into(), text: text.into() });
+        (self.files.len() - 1) as u16
+    }
+    pub fn text(&self, span: Span) -> &str {
+        self.files
+            .get(span.file as usize)
+            .and_then(|f| f.text.get(span.start..span.end))
+            .unwrap_or("")
+    }
+}
+
+/// A secondary label: another place that explains the error.
+#[derive(Debug, Clone)]
+pub struct Note {
+    pub span: Span,
+    pub text: String,
+}
+
+/// One problem, with where it is, what is wrong, and how to fix it.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub message: String,
+    /// Where the problem is; `None` for problems outside any file (a command
+    /// line option naming a variant that does not exist, say).
+    pub span: Option<Span>,
+    pub label: String,
+    pub notes: Vec<Note>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic { message: message.into(), span: Some(span), label: String::new(), notes: vec![], help: None }
+    }
+    pub fn global(message: impl Into<String>) -> Self {
+        Diagnostic { message: message.into(), span: None, label: String::new(), notes: vec![], help: None }
+    }
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+    pub fn maybe_help(mut self, help: Option<String>) -> Self {
+        if help.is_some() {
+            self.help = help;
+        }
+        self
+    }
+    pub fn note(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.notes.push(Note { span, text: text.into() });
+        self
+    }
+}
+
+/// "did you mean `x`?" for the closest of `candidates` to `name`, if any is close.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut best: Option<(f64, &str)> = None;
+    for c in candidates {
+        let score = strsim::jaro_winkler(name, c);
+        let close = score > 0.8 || strsim::levenshtein(name, c) <= (name.len() / 3).max(1);
+        if close && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, c));
+        }
+    }
+    best.map(|(_, c)| format!("did you mean `{c}`?"))
+}
+
+/// A diagnostic bound to its source file, in the form miette renders.
+#[derive(Debug)]
+struct Rendered {
+    diag: Diagnostic,
+    source: Option<NamedSource<Arc<str>>>,
+    file: u16,
+}
+
+impl fmt::Display for Rendered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diag.message)
+    }
+}
+impl std::error::Error for Rendered {}
+
+impl miette::Diagnostic for Rendered {
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let span = self.diag.span?;
+        let mut labels = vec![LabeledSpan::new_with_span(
+            (!self.diag.label.is_empty()).then(|| self.diag.label.clone()),
+            SourceSpan::from(span.start..span.end),
+        )];
+        // Notes in the same file become extra labels; notes elsewhere are
+        // rendered as related diagnostics' text by `render`.
+        for n in &self.diag.notes {
+            if n.span.file == self.file {
+                labels.push(LabeledSpan::new_with_span(Some(n.text.clone()), SourceSpan::from(n.span.start..n.span.end)));
+            }
+        }
+        Some(Box::new(labels.into_iter()))
+    }
+}
+
+/// Renders diagnostics as plain text (no colour, fixed width), as they appear
+/// in snapshots and when output is not a terminal; with `color`, as miette's
+/// fancy terminal output.
+pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
+    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100).with_links(false);
+    let mut out = String::new();
+    for d in diags {
+        let file = d.span.map(|s| s.file).unwrap_or(0);
+        let source = d.span.and_then(|s| sources.files.get(s.file as usize)).map(|f| NamedSource::new(f.name.clone(), f.text.clone()));
+        let mut diag = d.clone();
+        // A note in another file (a base rule file) is told in words.
+        for n in d.notes.iter().filter(|n| n.span.file != file) {
+            if let Some(f) = sources.files.get(n.span.file as usize) {
+                let (line, col) = line_col(&f.text, n.span.start);
+                let extra = format!("{} ({}:{}:{})", n.text, f.name, line, col);
+                diag.help = Some(match diag.help.take() {
+                    Some(h) => format!("{h}\n{extra}"),
+                    None => extra,
+                });
+            }
+        }
+        let r = Rendered { diag, source, file };
+        if handler.render_report(&mut out, &r).is_err() {
+            out.push_str(&format!("error: {}\n", d.message));
+        }
+    }
+    out
+}
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    (line, col)
+}
+
+/// The error a front end reports: diagnostics, already bound to their sources.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: Sources,
+}
+
+impl Failure {
+    pub fn render(&self, color: bool) -> String {
+        render(&self.diagnostics, &self.sources, color)
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(false))
+    }
+}
+impl std::error::Error for Failure {}

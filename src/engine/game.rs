@@ -1,0 +1,255 @@
+//! A compiled game: the board, its tracks and tables precomputed, every rule
+//! lowered to [`Expr`] and [`Stmt`] trees whose names are already resolved to
+//! indices. Nothing here knows any game by name.
+
+use std::collections::BTreeMap;
+
+use crate::diagnostics::{Sources, Span};
+pub use crate::syntax::ast::{BinOp, SiteKind, StuckAction};
+
+pub type SiteId = u16;
+pub type PlayerId = u8;
+
+#[derive(Debug, Clone)]
+pub struct Site {
+    pub name: String,
+    pub kind: SiteKind,
+    pub owner: Option<PlayerId>,
+    /// The family this site belongs to and its index there (`s3` is `s`, 3).
+    pub family: Option<(String, i64)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Track {
+    pub name: String,
+    pub cyclic: bool,
+    pub sites: Vec<SiteId>,
+    /// For each site of the board, its position on this track.
+    pub position: Vec<Option<u16>>,
+}
+
+/// A value during play. Sets, tracks and relations are indices into the
+/// game's tables, so values are small and `Copy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    None,
+    Int(i64),
+    Bool(bool),
+    Player(PlayerId),
+    Site(SiteId),
+    Set(u16),
+    Track(u16),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Type {
+    Int,
+    Bool,
+    Player,
+    Site,
+    Set,
+    Track,
+}
+
+impl Type {
+    pub fn word(self) -> &'static str {
+        match self {
+            Type::Int => "a number",
+            Type::Bool => "a condition",
+            Type::Player => "a player",
+            Type::Site => "a site",
+            Type::Set => "a set of sites",
+            Type::Track => "a track",
+        }
+    }
+}
+
+/// A built-in quantity of the move being made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    /// The player making the move.
+    Mover,
+    /// The player to move after this move (in `avoid`, `end` and `then`).
+    Next,
+    /// The site the last counter of the latest sowing fell into.
+    Last,
+    /// Plies played so far.
+    Ply,
+}
+
+#[derive(Debug, Clone)]
+pub enum Expr {
+    Const(Value),
+    Local(u8),
+    Builtin(Builtin),
+    /// Counters in a site or in every site of a set.
+    Count(Box<Expr>),
+    Owner(Box<Expr>),
+    /// The unique site of a kind a player owns: `store(p)`, `reserve(p)`.
+    OwnedSite(SiteKind, Box<Expr>),
+    Relation(u16, Box<Expr>),
+    IsKind(Box<Expr>, SiteKind),
+    /// `every pit of p`: the set for each owner, precomputed.
+    KindSet(SiteKind, Box<Expr>),
+    /// A family member chosen at run time: `row[mover]`. The table maps an
+    /// index key to a value.
+    Family(u16, Box<Expr>),
+    Not(Box<Expr>),
+    Neg(Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    Min(Box<Expr>, Box<Expr>),
+    Max(Box<Expr>, Box<Expr>),
+    Quant(crate::syntax::ast::Quant, u8, Box<Domain>, Box<Expr>),
+    CanMove(Box<Expr>),
+}
+
+#[derive(Debug, Clone)]
+pub enum Domain {
+    Players,
+    Range(Expr, Expr),
+    Set(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    Sow { amount: Option<Expr>, source: Expr, track: Expr, it: u8, skips: Vec<Expr> },
+    Take { amount: Option<Expr>, from: Expr, to: Expr },
+    Put { amount: Expr, target: Expr },
+    If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt> },
+    For { var: u8, domain: Domain, body: Vec<Stmt> },
+    Let { var: u8, value: Expr },
+    Require(Expr),
+    Again,
+    EndGame,
+}
+
+#[derive(Debug, Clone)]
+pub enum TemplatePart {
+    Text(String),
+    Param(usize),
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub name: String,
+    pub slot: u8,
+    pub domain: Domain,
+    pub filter: Option<Expr>,
+}
+
+#[derive(Debug, Clone)]
+pub struct MoveDef {
+    pub name: String,
+    pub template: Vec<TemplatePart>,
+    pub params: Vec<Param>,
+    /// The move's own statements, then those of every rule that runs after it.
+    pub body: Vec<Stmt>,
+    pub phase: u8,
+    /// Whether legality can only be known by making the move (`require`, or a
+    /// sowing that may run off a linear track).
+    pub needs_trial: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct EndDef {
+    pub name: String,
+    pub cond: Expr,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Debug, Clone)]
+pub struct PhaseDef {
+    pub name: String,
+    pub transitions: Vec<(u8, Expr)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Layout {
+    pub rows: Vec<Vec<Option<SiteId>>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OptionInfo {
+    pub name: String,
+    pub value: Value,
+    pub default: Value,
+    pub range: Option<(i64, i64)>,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct VariantInfo {
+    pub name: String,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub name: String,
+    pub sources: Sources,
+    /// The rule file this game was loaded from, as given.
+    pub path: String,
+    pub variants_applied: Vec<String>,
+    pub options: Vec<OptionInfo>,
+    pub variants: Vec<VariantInfo>,
+    pub players: Vec<String>,
+    pub sites: Vec<Site>,
+    pub tracks: Vec<Track>,
+    pub relations: Vec<(String, Vec<Option<SiteId>>)>,
+    /// Fixed sets of sites; `Value::Set` indexes this.
+    pub sets: Vec<Vec<SiteId>>,
+    /// `kind_sets[kind][owner]`: the set of every site of a kind an owner has
+    /// (owner index `players.len()` is every site of the kind).
+    pub kind_sets: [Vec<u16>; 3],
+    /// `owned[kind][player]`: the one site of a kind a player owns, if unique.
+    pub owned: [Vec<Option<SiteId>>; 3],
+    /// Family lookup tables for `name[index]` at run time.
+    pub families: Vec<Family>,
+    pub setup: Vec<Stmt>,
+    pub moves: Vec<MoveDef>,
+    pub avoids: Vec<(String, Expr)>,
+    pub ends: Vec<EndDef>,
+    pub stuck: StuckAction,
+    pub score: (u8, Expr),
+    pub phases: Vec<PhaseDef>,
+    pub layout: Option<Layout>,
+    /// Local variable slots a move needs at most.
+    pub locals: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Family {
+    pub name: String,
+    pub members: BTreeMap<Value, Value>,
+}
+
+impl Game {
+    pub fn site_by_name(&self, name: &str) -> Option<SiteId> {
+        self.sites.iter().position(|s| s.name == name).map(|i| i as SiteId)
+    }
+    pub fn player_by_name(&self, name: &str) -> Option<PlayerId> {
+        self.players.iter().position(|s| s == name).map(|i| i as PlayerId)
+    }
+    pub fn option(&self, name: &str) -> Option<Value> {
+        self.options.iter().find(|o| o.name == name).map(|o| o.value)
+    }
+    /// The option values that differ from their defaults, as `name=value`.
+    pub fn option_settings(&self) -> BTreeMap<String, String> {
+        self.options.iter().map(|o| (o.name.clone(), value_text(o.value))).collect()
+    }
+}
+
+pub fn value_text(v: Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Bool(b) => b.to_string(),
+        other => format!("{other:?}"),
+    }
+}

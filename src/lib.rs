@@ -1,0 +1,10 @@
+//! mancala: a rules-definition language for mancala games, and its interpreter.
+//!
+//! The flow runs one way: text -> [`syntax`] (pest parse tree, typed AST with
+//! spans) -> [`compile`] (checked, with precomputed tracks and tables) ->
+//! [`engine`] (state, legal moves, apply, undo, outcome) -> front ends.
+
+pub mod compile;
+pub mod diagnostics;
+pub mod engine;
+pub mod syntax;

@@ -1,0 +1,355 @@
+//! The typed syntax tree of a rule file. Every node keeps the byte span it was
+//! parsed from, so that the checker can point at it.
+
+use crate::diagnostics::Span;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Str {
+    /// The text between the quotes.
+    pub value: String,
+    /// The span of the whole literal, quotes included.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Item {
+    Game(Str),
+    Extends(Str),
+    Option(OptionDecl),
+    Variant(VariantDecl),
+    Players(PlayersDecl),
+    Site(SiteDecl),
+    Relation(RelationDecl),
+    Track(TrackDecl),
+    Layout(LayoutDecl),
+    Setup(Block),
+    Phase(PhaseDecl),
+    Move(MoveDecl),
+    Rule(RuleDecl),
+    Avoid(AvoidDecl),
+    End(EndDecl),
+    Stuck(StuckDecl),
+    Score(ScoreDecl),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Literal {
+    Int(i64),
+    Bool(bool),
+}
+
+#[derive(Debug, Clone)]
+pub struct OptionDecl {
+    pub name: Ident,
+    pub default: Literal,
+    pub default_span: Span,
+    pub range: Option<(i64, i64, Span)>,
+    pub doc: Option<Str>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum VariantItem {
+    Use(Ident),
+    Set { name: Ident, value: Literal, value_span: Span },
+}
+
+#[derive(Debug, Clone)]
+pub struct VariantDecl {
+    pub name: Ident,
+    pub doc: Option<Str>,
+    pub items: Vec<VariantItem>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct NamePattern {
+    pub name: Ident,
+    pub range: Option<(Expr, Expr)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct PlayersDecl {
+    pub names: Vec<NamePattern>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SiteKind {
+    Pit,
+    Store,
+    Reserve,
+}
+
+impl SiteKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            SiteKind::Pit => "pit",
+            SiteKind::Store => "store",
+            SiteKind::Reserve => "reserve",
+        }
+    }
+}
+
+/// The domain a variable ranges over: the players, or integers `lo..hi`.
+#[derive(Debug, Clone)]
+pub enum Domain {
+    Players(Span),
+    Range(Expr, Expr),
+}
+
+/// What is inside the brackets of a declared name.
+#[derive(Debug, Clone)]
+pub enum IndexSpec {
+    /// `s[1..pits]` or `s[i in 1..pits]` or `bank[p in players]`.
+    Domain(Option<Ident>, Domain),
+    /// `row[south]`: one member of a family.
+    Single(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub struct DeclName {
+    pub name: Ident,
+    pub index: Option<IndexSpec>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct SiteDecl {
+    pub kind: SiteKind,
+    pub names: Vec<DeclName>,
+    pub owner: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct SiteRef {
+    pub name: Ident,
+    pub index: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct RelationPair {
+    pub from: SiteRef,
+    pub both_ways: bool,
+    pub to: SiteRef,
+    pub each: Option<(Ident, Domain)>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct RelationDecl {
+    pub name: Ident,
+    pub pairs: Vec<RelationPair>,
+    pub span: Span,
+}
+
+/// `s[1..pits]`, `n[pits..1]`, `S` or `s[3]`: one site or a run of a family.
+#[derive(Debug, Clone)]
+pub struct TrackItem {
+    pub name: Ident,
+    pub index: Option<IndexArg>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum IndexArg {
+    Single(Expr),
+    Range(Expr, Expr),
+}
+
+#[derive(Debug, Clone)]
+pub struct TrackDecl {
+    pub name: DeclName,
+    pub cyclic: bool,
+    pub items: Vec<TrackItem>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct LayoutDecl {
+    /// Each row's cells; `None` is a blank cell.
+    pub rows: Vec<Vec<Option<TrackItem>>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct PhaseDecl {
+    pub name: Ident,
+    pub moves: Vec<MoveDecl>,
+    pub rules: Vec<RuleDecl>,
+    pub transitions: Vec<(Ident, Expr)>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum ChoiceDomain {
+    Range(Expr, Expr),
+    Set(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub struct Choose {
+    pub var: Ident,
+    pub domain: ChoiceDomain,
+    pub filter: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct MoveDecl {
+    pub name: Ident,
+    pub template: Option<Str>,
+    pub choices: Vec<Choose>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct RuleDecl {
+    pub name: Ident,
+    pub after: Vec<Ident>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct AvoidDecl {
+    pub name: Ident,
+    pub cond: Expr,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct EndDecl {
+    pub name: Ident,
+    pub cond: Expr,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StuckAction {
+    Pass,
+    End,
+}
+
+#[derive(Debug, Clone)]
+pub struct StuckDecl {
+    pub action: StuckAction,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct ScoreDecl {
+    pub var: Ident,
+    pub value: Expr,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    Sow { amount: Option<Expr>, source: Expr, track: Expr, skips: Vec<Expr> },
+    Take { amount: Option<Expr>, from: Expr, to: Expr },
+    Put { amount: Expr, target: Expr },
+    If { cond: Expr, then: Vec<Stmt>, otherwise: Option<Vec<Stmt>> },
+    For { var: Ident, domain: Domain, body: Vec<Stmt> },
+    Let { var: Ident, value: Expr },
+    Require(Expr),
+    Again,
+    EndGame,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Le,
+    Ge,
+    Lt,
+    Gt,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Le => "<=",
+            BinOp::Ge => ">=",
+            BinOp::Lt => "<",
+            BinOp::Gt => ">",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quant {
+    Any,
+    All,
+    Sum,
+}
+
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Name(Ident),
+    Call(Ident, Vec<Expr>),
+    Index(Ident, Box<IndexArg>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Is(Box<Expr>, SiteKind),
+    Every(SiteKind, Option<Box<Expr>>),
+    Quant(Quant, Ident, Box<Domain>, Box<Expr>),
+}

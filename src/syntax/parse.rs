@@ -1,0 +1,593 @@
+use std::sync::LazyLock;
+
+use pest::Parser;
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+
+use super::ast::*;
+use crate::diagnostics::{Diagnostic, Span};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/mancala.pest"]
+struct RulesParser;
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::op_or, Assoc::Left))
+        .op(Op::infix(Rule::op_and, Assoc::Left))
+        .op(Op::prefix(Rule::op_not))
+        .op(Op::infix(Rule::op_eq, Assoc::Left)
+            | Op::infix(Rule::op_ne, Assoc::Left)
+            | Op::infix(Rule::op_le, Assoc::Left)
+            | Op::infix(Rule::op_ge, Assoc::Left)
+            | Op::infix(Rule::op_lt, Assoc::Left)
+            | Op::infix(Rule::op_gt, Assoc::Left))
+        .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+        .op(Op::infix(Rule::op_mul, Assoc::Left) | Op::infix(Rule::op_div, Assoc::Left) | Op::infix(Rule::op_mod, Assoc::Left))
+        .op(Op::prefix(Rule::op_neg))
+        .op(Op::postfix(Rule::is_kind))
+});
+
+/// Parses one rule file. `file` is the index of its text in the loaded
+/// sources, carried in every span. A syntax error is one diagnostic.
+pub fn parse(text: &str, file: u16) -> Result<File, Diagnostic> {
+    let mut pairs = RulesParser::parse(Rule::file, text).map_err(|e| syntax_error(e, text, file))?;
+    let top = pairs.next().expect("the file rule always yields one pair");
+    let l = Lower { file };
+    let mut items = Vec::new();
+    for p in top.into_inner() {
+        if p.as_rule() != Rule::EOI {
+            items.push(l.item(p)?);
+        }
+    }
+    Ok(File { items })
+}
+
+/// The words a syntax error uses for what the parser expected.
+fn rule_name(rule: &Rule) -> String {
+    let s = format!("{rule:?}");
+    if let Some(kw) = s.strip_prefix("k_") {
+        return format!("`{kw}`");
+    }
+    match rule {
+        Rule::ident | Rule::name => "a name".into(),
+        Rule::int => "a number".into(),
+        Rule::boolean => "`true` or `false`".into(),
+        Rule::string => "a quoted string".into(),
+        Rule::literal => "a number, `true` or `false`".into(),
+        Rule::expr | Rule::primary | Rule::paren | Rule::call | Rule::indexed | Rule::quantifier | Rule::kind_set => "an expression".into(),
+        Rule::EOI => "the end of the file".into(),
+        Rule::item => "a declaration (game, option, players, pit, track, move, rule, ...)".into(),
+        Rule::stmt => "a statement (sow, take, put, if, for, let, require, again, end game)".into(),
+        Rule::op_or | Rule::op_and => "`and` or `or`".into(),
+        Rule::op_eq | Rule::op_ne | Rule::op_le | Rule::op_ge | Rule::op_lt | Rule::op_gt => "a comparison".into(),
+        Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div | Rule::op_mod => "an operator".into(),
+        Rule::is_kind => "`is`".into(),
+        Rule::op_not => "`not`".into(),
+        Rule::site_kind => "`pit`, `store` or `reserve`".into(),
+        Rule::track_shape => "`cyclic` or `linear`".into(),
+        Rule::stuck_action => "`pass` or `end`".into(),
+        Rule::arrow => "`<->` or `->`".into(),
+        Rule::domain => "`players` or a range `a..b`".into(),
+        Rule::range | Rule::int_range => "a range `a..b`".into(),
+        other => format!("{other:?}").replace('_', " "),
+    }
+}
+
+fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnostic {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    // Point at the whole offending word, or one character.
+    let rest = &text[pos.min(text.len())..];
+    let len = match rest.chars().next() {
+        None => 0,
+        Some(c) if c.is_alphanumeric() || c == '_' => rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).unwrap_or(rest.len()),
+        Some(c) => c.len_utf8(),
+    };
+    let found = if len == 0 { "the end of the file".to_string() } else { format!("`{}`", &rest[..len]) };
+    let (message, label) = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
+            let mut names: Vec<String> = positives.iter().map(rule_name).collect();
+            names.sort();
+            names.dedup();
+            let list = match names.len() {
+                1 => names[0].clone(),
+                _ => format!("{} or {}", names[..names.len() - 1].join(", "), names[names.len() - 1]),
+            };
+            (format!("syntax error: expected {list}, found {found}"), format!("expected {list}"))
+        }
+        ErrorVariant::ParsingError { .. } => (format!("syntax error: unexpected {found}"), "unexpected here".to_string()),
+        ErrorVariant::CustomError { message } => (format!("syntax error: {message}"), message.clone()),
+    };
+    let mut d = Diagnostic::error(Span::new(file, pos, pos + len), message).label(label);
+    if rest.starts_with("//") {
+        d = d.help("comments start with `#`");
+    } else if rest.starts_with('=') && text[..pos].trim_end().ends_with(|c: char| c.is_alphanumeric()) {
+        d = d.help("to compare, write `==`");
+    }
+    d
+}
+
+struct Lower {
+    file: u16,
+}
+
+type R<T> = Result<T, Diagnostic>;
+
+impl Lower {
+    fn span(&self, p: &Pair<Rule>) -> Span {
+        let s = p.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn ident(&self, p: Pair<Rule>) -> Ident {
+        Ident { name: p.as_str().to_string(), span: self.span(&p) }
+    }
+
+    fn string(&self, p: Pair<Rule>) -> Str {
+        let s = p.as_str();
+        Str { value: s[1..s.len() - 1].to_string(), span: self.span(&p) }
+    }
+
+    fn int(&self, p: &Pair<Rule>) -> R<i64> {
+        p.as_str()
+            .parse::<i64>()
+            .ok()
+            .filter(|v| *v <= i32::MAX as i64)
+            .ok_or_else(|| Diagnostic::error(self.span(p), "number too large").label("at most 2147483647").help("counts and options are whole numbers below 2^31"))
+    }
+
+    fn literal(&self, p: Pair<Rule>) -> R<Literal> {
+        let inner = p.into_inner().next().expect("literal has one child");
+        Ok(match inner.as_rule() {
+            Rule::int => Literal::Int(self.int(&inner)?),
+            _ => Literal::Bool(inner.as_str() == "true"),
+        })
+    }
+
+    fn item(&self, p: Pair<Rule>) -> R<Item> {
+        match p.as_rule() {
+            Rule::move_decl => return Ok(Item::Move(self.move_decl(p)?)),
+            Rule::rule_decl => return Ok(Item::Rule(self.rule_decl(p)?)),
+            _ => {}
+        }
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
+        Ok(match rule {
+            Rule::game_decl => Item::Game(self.string(it.next().unwrap())),
+            Rule::extends_decl => Item::Extends(self.string(it.next().unwrap())),
+            Rule::option_decl => {
+                let name = self.ident(it.next().unwrap());
+                let lit = it.next().unwrap();
+                let default_span = self.span(&lit);
+                let default = self.literal(lit)?;
+                let mut range = None;
+                let mut doc = None;
+                for c in it {
+                    match c.as_rule() {
+                        Rule::int_range => {
+                            let rs = self.span(&c);
+                            let mut ints = c.into_inner();
+                            let lo = self.int(&ints.next().unwrap())?;
+                            let hi = self.int(&ints.next().unwrap())?;
+                            range = Some((lo, hi, rs));
+                        }
+                        Rule::string => doc = Some(self.string(c)),
+                        _ => {}
+                    }
+                }
+                Item::Option(OptionDecl { name, default, default_span, range, doc, span })
+            }
+            Rule::variant_decl => {
+                let name = self.ident(it.next().unwrap());
+                let mut doc = None;
+                let mut items = Vec::new();
+                for c in it {
+                    match c.as_rule() {
+                        Rule::string => doc = Some(self.string(c)),
+                        Rule::variant_use => items.push(VariantItem::Use(self.ident(c.into_inner().nth(1).unwrap()))),
+                        Rule::variant_set => {
+                            let mut s = c.into_inner().skip(1);
+                            let name = self.ident(s.next().unwrap());
+                            let lit = s.next().unwrap();
+                            let value_span = self.span(&lit);
+                            items.push(VariantItem::Set { name, value: self.literal(lit)?, value_span });
+                        }
+                        _ => {}
+                    }
+                }
+                Item::Variant(VariantDecl { name, doc, items, span })
+            }
+            Rule::players_decl => {
+                let mut names = Vec::new();
+                for c in it {
+                    let mut parts = c.into_inner();
+                    let name = self.ident(parts.next().unwrap());
+                    let range = match parts.next() {
+                        Some(r) => Some(self.range(r)?),
+                        None => None,
+                    };
+                    names.push(NamePattern { name, range });
+                }
+                Item::Players(PlayersDecl { names, span })
+            }
+            Rule::site_decl => {
+                let kind = self.site_kind(it.next().unwrap());
+                let mut names = Vec::new();
+                let mut owner = None;
+                for c in it {
+                    match c.as_rule() {
+                        Rule::decl_name => names.push(self.decl_name(c)?),
+                        Rule::owner_attr => owner = Some(self.expr(c.into_inner().nth(1).unwrap())?),
+                        _ => {}
+                    }
+                }
+                Item::Site(SiteDecl { kind, names, owner, span })
+            }
+            Rule::relation_decl => {
+                let name = self.ident(it.next().unwrap());
+                let mut pairs = Vec::new();
+                for c in it {
+                    let ps = self.span(&c);
+                    let mut parts = c.into_inner();
+                    let from = self.site_ref(parts.next().unwrap())?;
+                    let both_ways = parts.next().unwrap().as_str() == "<->";
+                    let to = self.site_ref(parts.next().unwrap())?;
+                    let each = match parts.next() {
+                        Some(f) => {
+                            let mut f = f.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                            let var = self.ident(f.next().unwrap());
+                            Some((var, self.domain(f.next().unwrap())?))
+                        }
+                        None => None,
+                    };
+                    pairs.push(RelationPair { from, both_ways, to, each, span: ps });
+                }
+                Item::Relation(RelationDecl { name, pairs, span })
+            }
+            Rule::track_decl => {
+                let name = self.decl_name(it.next().unwrap())?;
+                let cyclic = it.next().unwrap().as_str() == "cyclic";
+                let items = it.map(|c| self.track_item(c)).collect::<R<Vec<_>>>()?;
+                Item::Track(TrackDecl { name, cyclic, items, span })
+            }
+            Rule::layout_decl => {
+                let mut rows = Vec::new();
+                for row in it {
+                    let mut cells = Vec::new();
+                    for cell in row.into_inner().filter(|c| c.as_rule() == Rule::layout_cell) {
+                        let inner = cell.into_inner().next().unwrap();
+                        cells.push(match inner.as_rule() {
+                            Rule::blank_cell => None,
+                            _ => Some(self.track_item(inner)?),
+                        });
+                    }
+                    rows.push(cells);
+                }
+                Item::Layout(LayoutDecl { rows, span })
+            }
+            Rule::setup_decl => Item::Setup(self.block(it.next().unwrap())?),
+            Rule::phase_decl => {
+                let name = self.ident(it.next().unwrap());
+                let mut ph = PhaseDecl { name, moves: vec![], rules: vec![], transitions: vec![], span };
+                for c in it {
+                    match c.as_rule() {
+                        Rule::move_decl => ph.moves.push(self.move_decl(c)?),
+                        Rule::rule_decl => ph.rules.push(self.rule_decl(c)?),
+                        Rule::then_decl => {
+                            let mut t = c.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                            let to = self.ident(t.next().unwrap());
+                            ph.transitions.push((to, self.expr(t.next().unwrap())?));
+                        }
+                        _ => {}
+                    }
+                }
+                Item::Phase(ph)
+            }
+            Rule::move_decl | Rule::rule_decl => unreachable!("handled by Lower::item_pair"),
+            Rule::avoid_decl => {
+                let name = self.ident(it.next().unwrap());
+                let cond = self.expr(it.next().unwrap())?;
+                Item::Avoid(AvoidDecl { name, cond, span })
+            }
+            Rule::end_decl => {
+                let name = self.ident(it.next().unwrap());
+                let cond = self.expr(it.next().unwrap())?;
+                let body = match it.next() {
+                    Some(b) => self.block(b)?.stmts,
+                    None => vec![],
+                };
+                Item::End(EndDecl { name, cond, body, span })
+            }
+            Rule::stuck_decl => {
+                let a = it.next().unwrap();
+                let action = if a.as_str() == "pass" { StuckAction::Pass } else { StuckAction::End };
+                Item::Stuck(StuckDecl { action, span })
+            }
+            Rule::score_decl => {
+                let var = self.ident(it.next().unwrap());
+                let value = self.expr(it.next().unwrap())?;
+                Item::Score(ScoreDecl { var, value, span })
+            }
+            other => unreachable!("not an item: {other:?}"),
+        })
+    }
+
+    fn move_decl(&self, p: Pair<Rule>) -> R<MoveDecl> {
+        let span = self.span(&p);
+        let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
+        let name = self.ident(it.next().unwrap());
+        let mut m = MoveDecl { name, template: None, choices: vec![], body: vec![], span };
+        for c in it {
+            match c.as_rule() {
+                Rule::string => m.template = Some(self.string(c)),
+                Rule::choose => {
+                    let cs = self.span(&c);
+                    let mut parts = c.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                    let var = self.ident(parts.next().unwrap());
+                    let d = parts.next().unwrap().into_inner().next().unwrap();
+                    let domain = match d.as_rule() {
+                        Rule::range => {
+                            let (a, b) = self.range(d)?;
+                            ChoiceDomain::Range(a, b)
+                        }
+                        _ => ChoiceDomain::Set(self.expr(d)?),
+                    };
+                    let filter = match parts.next() {
+                        Some(f) => Some(self.expr(f)?),
+                        None => None,
+                    };
+                    m.choices.push(Choose { var, domain, filter, span: cs });
+                }
+                _ => m.body.push(self.stmt(c)?),
+            }
+        }
+        Ok(m)
+    }
+
+    fn rule_decl(&self, p: Pair<Rule>) -> R<RuleDecl> {
+        let span = self.span(&p);
+        let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
+        let name = self.ident(it.next().unwrap());
+        let mut after = Vec::new();
+        let mut body = Vec::new();
+        for c in it {
+            match c.as_rule() {
+                Rule::ident => after.push(self.ident(c)),
+                Rule::block => body = self.block(c)?.stmts,
+                _ => {}
+            }
+        }
+        Ok(RuleDecl { name, after, body, span })
+    }
+
+    fn site_kind(&self, p: Pair<Rule>) -> SiteKind {
+        match p.as_str() {
+            "pit" => SiteKind::Pit,
+            "store" => SiteKind::Store,
+            _ => SiteKind::Reserve,
+        }
+    }
+
+    fn decl_name(&self, p: Pair<Rule>) -> R<DeclName> {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        let name = self.ident(it.next().unwrap());
+        let index = match it.next() {
+            None => None,
+            Some(spec) => {
+                let mut parts = spec.into_inner().filter(|c| !is_keyword(c.as_rule())).peekable();
+                let first = parts.next().unwrap();
+                Some(match first.as_rule() {
+                    Rule::ident => IndexSpec::Domain(Some(self.ident(first)), self.domain(parts.next().unwrap())?),
+                    Rule::domain => IndexSpec::Domain(None, self.domain(first)?),
+                    _ => IndexSpec::Single(self.expr(first)?),
+                })
+            }
+        };
+        Ok(DeclName { name, index, span })
+    }
+
+    fn domain(&self, p: Pair<Rule>) -> R<Domain> {
+        let span = self.span(&p);
+        let inner = p.into_inner().next().unwrap();
+        Ok(match inner.as_rule() {
+            Rule::range => {
+                let (a, b) = self.range(inner)?;
+                Domain::Range(a, b)
+            }
+            _ => Domain::Players(span),
+        })
+    }
+
+    fn range(&self, p: Pair<Rule>) -> R<(Expr, Expr)> {
+        let mut it = p.into_inner();
+        Ok((self.expr(it.next().unwrap())?, self.expr(it.next().unwrap())?))
+    }
+
+    fn site_ref(&self, p: Pair<Rule>) -> R<SiteRef> {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        let name = self.ident(it.next().unwrap());
+        let index = match it.next() {
+            Some(e) => Some(self.expr(e)?),
+            None => None,
+        };
+        Ok(SiteRef { name, index, span })
+    }
+
+    fn index_arg(&self, p: Pair<Rule>) -> R<IndexArg> {
+        Ok(match p.as_rule() {
+            Rule::range => {
+                let (a, b) = self.range(p)?;
+                IndexArg::Range(a, b)
+            }
+            _ => IndexArg::Single(self.expr(p)?),
+        })
+    }
+
+    fn track_item(&self, p: Pair<Rule>) -> R<TrackItem> {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        let name = self.ident(it.next().unwrap());
+        let index = match it.next() {
+            Some(i) => Some(self.index_arg(i)?),
+            None => None,
+        };
+        Ok(TrackItem { name, index, span })
+    }
+
+    fn block(&self, p: Pair<Rule>) -> R<Block> {
+        let span = self.span(&p);
+        let stmts = p.into_inner().map(|s| self.stmt(s)).collect::<R<Vec<_>>>()?;
+        Ok(Block { stmts, span })
+    }
+
+    fn stmt(&self, p: Pair<Rule>) -> R<Stmt> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule())).peekable();
+        let kind = match rule {
+            Rule::sow_stmt => {
+                let amount = match it.peek().map(|c| c.as_rule()) {
+                    Some(Rule::sow_amount) => Some(self.expr(it.next().unwrap().into_inner().next().unwrap())?),
+                    _ => None,
+                };
+                let source = self.expr(it.next().unwrap())?;
+                let track = self.expr(it.next().unwrap())?;
+                let skips = it.map(|s| self.expr(s.into_inner().nth(1).unwrap())).collect::<R<Vec<_>>>()?;
+                StmtKind::Sow { amount, source, track, skips }
+            }
+            Rule::take_stmt => {
+                let amount = match it.peek().map(|c| c.as_rule()) {
+                    Some(Rule::take_amount) => Some(self.expr(it.next().unwrap().into_inner().next().unwrap())?),
+                    _ => None,
+                };
+                let from = self.expr(it.next().unwrap())?;
+                let to = self.expr(it.next().unwrap())?;
+                StmtKind::Take { amount, from, to }
+            }
+            Rule::put_stmt => {
+                let amount = self.expr(it.next().unwrap())?;
+                let target = self.expr(it.next().unwrap())?;
+                StmtKind::Put { amount, target }
+            }
+            Rule::if_stmt => {
+                let cond = self.expr(it.next().unwrap())?;
+                let then = self.block(it.next().unwrap())?.stmts;
+                let otherwise = match it.next() {
+                    Some(e) if e.as_rule() == Rule::if_stmt => Some(vec![self.stmt(e)?]),
+                    Some(b) => Some(self.block(b)?.stmts),
+                    None => None,
+                };
+                StmtKind::If { cond, then, otherwise }
+            }
+            Rule::for_stmt => {
+                let var = self.ident(it.next().unwrap());
+                let domain = self.domain(it.next().unwrap())?;
+                let body = self.block(it.next().unwrap())?.stmts;
+                StmtKind::For { var, domain, body }
+            }
+            Rule::let_stmt => {
+                let var = self.ident(it.next().unwrap());
+                StmtKind::Let { var, value: self.expr(it.next().unwrap())? }
+            }
+            Rule::require_stmt => StmtKind::Require(self.expr(it.next().unwrap())?),
+            Rule::again_stmt => StmtKind::Again,
+            Rule::end_stmt => StmtKind::EndGame,
+            other => unreachable!("not a statement: {other:?}"),
+        };
+        Ok(Stmt { kind, span })
+    }
+
+    fn expr(&self, p: Pair<Rule>) -> R<Expr> {
+        debug_assert_eq!(p.as_rule(), Rule::expr);
+        PRATT
+            .map_primary(|prim| self.primary(prim))
+            .map_prefix(|op, rhs| {
+                let rhs = rhs?;
+                let span = self.span(&op).to(rhs.span);
+                let u = if op.as_rule() == Rule::op_not { UnOp::Not } else { UnOp::Neg };
+                Ok(Expr { kind: ExprKind::Unary(u, Box::new(rhs)), span })
+            })
+            .map_postfix(|lhs, op| {
+                let lhs = lhs?;
+                let span = lhs.span.to(self.span(&op));
+                let kind = self.site_kind(op.into_inner().nth(1).unwrap().into_inner().next().unwrap());
+                Ok(Expr { kind: ExprKind::Is(Box::new(lhs), kind), span })
+            })
+            .map_infix(|lhs, op, rhs| {
+                let (lhs, rhs) = (lhs?, rhs?);
+                let span = lhs.span.to(rhs.span);
+                let b = match op.as_rule() {
+                    Rule::op_or => BinOp::Or,
+                    Rule::op_and => BinOp::And,
+                    Rule::op_eq => BinOp::Eq,
+                    Rule::op_ne => BinOp::Ne,
+                    Rule::op_le => BinOp::Le,
+                    Rule::op_ge => BinOp::Ge,
+                    Rule::op_lt => BinOp::Lt,
+                    Rule::op_gt => BinOp::Gt,
+                    Rule::op_add => BinOp::Add,
+                    Rule::op_sub => BinOp::Sub,
+                    Rule::op_mul => BinOp::Mul,
+                    Rule::op_div => BinOp::Div,
+                    _ => BinOp::Mod,
+                };
+                Ok(Expr { kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span })
+            })
+            .parse(p.into_inner())
+    }
+
+    fn primary(&self, p: Pair<Rule>) -> R<Expr> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let kind = match rule {
+            Rule::paren => return self.expr(p.into_inner().next().unwrap()),
+            Rule::int => ExprKind::Int(self.int(&p)?),
+            Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
+            Rule::name => ExprKind::Name(self.ident(p.into_inner().next().unwrap())),
+            Rule::call => {
+                let mut it = p.into_inner();
+                let f = self.ident(it.next().unwrap());
+                ExprKind::Call(f, it.map(|a| self.expr(a)).collect::<R<Vec<_>>>()?)
+            }
+            Rule::indexed => {
+                let mut it = p.into_inner();
+                let f = self.ident(it.next().unwrap());
+                ExprKind::Index(f, Box::new(self.index_arg(it.next().unwrap())?))
+            }
+            Rule::quantifier => {
+                let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                let q = match it.next().unwrap().as_str() {
+                    "any" => Quant::Any,
+                    "all" => Quant::All,
+                    _ => Quant::Sum,
+                };
+                let var = self.ident(it.next().unwrap());
+                let domain = self.domain(it.next().unwrap())?;
+                let body = self.expr(it.next().unwrap())?;
+                ExprKind::Quant(q, var, Box::new(domain), Box::new(body))
+            }
+            Rule::kind_set => {
+                let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                let kind = self.site_kind(it.next().unwrap().into_inner().next().unwrap());
+                let owner = match it.next() {
+                    Some(o) => Some(Box::new(self.primary(o)?)),
+                    None => None,
+                };
+                ExprKind::Every(kind, owner)
+            }
+            other => unreachable!("not a primary: {other:?}"),
+        };
+        Ok(Expr { kind, span })
+    }
+}
+
+fn is_keyword(r: Rule) -> bool {
+    format!("{r:?}").starts_with("k_")
+}
