@@ -4,7 +4,11 @@
 //! spans) -> [`compile`] (checked, with precomputed tracks and tables) ->
 //! [`engine`] (state, legal moves, apply, undo, outcome) -> front ends.
 
+pub mod cli;
 pub mod compile;
 pub mod diagnostics;
 pub mod engine;
+pub mod record;
+pub mod render;
+pub mod session;
 pub mod syntax;

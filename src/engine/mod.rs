@@ -121,11 +121,22 @@ impl Engine {
         &self.pos
     }
 
-    /// Replaces the position (a position set from text); clears the undo stack.
-    pub fn set_position(&mut self, pos: Position) {
+    /// Replaces the position (a position set from text). Like a move, the
+    /// change is pushed on the undo stack, so [`undo`](Self::undo) reverts it.
+    pub fn set_position(&mut self, pos: Position) -> Result<(), String> {
+        if pos.counts.len() != self.pos.counts.len() {
+            return Err(format!("a position of {} sites, but this board has {}", pos.counts.len(), self.pos.counts.len()));
+        }
+        if pos.turn.to_move as usize >= self.game.players.len() || pos.turn.phase as usize >= self.game.phases.len().max(1) {
+            return Err("no such player or phase".into());
+        }
+        if let Some(c) = pos.counts.iter().find(|&&c| c < 0) {
+            return Err(format!("a count of {c}: counts cannot be negative"));
+        }
+        self.undo_counts.extend_from_slice(&self.pos.counts);
+        self.undo_turns.push(self.pos.turn);
         self.pos = pos;
-        self.undo_counts.clear();
-        self.undo_turns.clear();
+        Ok(())
     }
 
     pub fn to_move(&self) -> PlayerId {

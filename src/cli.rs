@@ -1,0 +1,264 @@
+//! The command line: `check`, `play` (the REPL, interactive or from a pipe)
+//! and `show` (what a rule file compiles to).
+
+use std::cell::RefCell;
+use std::io::{BufRead, IsTerminal, Write};
+use std::rc::Rc;
+
+use clap::{Args, Parser, Subcommand};
+use rustyline::completion::Completer;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::validate::Validator;
+use rustyline::{Context, Editor, Helper};
+
+use crate::compile::{Config, check_file, compile_file};
+use crate::engine::game::{Game, value_text};
+use crate::record::Record;
+use crate::session::{COMMANDS, Session, Setup};
+
+#[derive(Parser, Debug)]
+#[command(name = "mancala", version, about = "A rules language for mancala games, and its interpreter")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Check rule files, with their defaults and every variant, and explain every mistake.
+    Check {
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+    /// Play a rule file in a REPL; reads a script of commands when stdin is not a terminal.
+    Play {
+        /// The rule file (not needed with --load).
+        file: Option<String>,
+        #[command(flatten)]
+        choice: Choice,
+        /// Seed for everything random (the `random` command, chance in the rules).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Continue a game saved with `save`.
+        #[arg(long, value_name = "RECORD")]
+        load: Option<String>,
+    },
+    /// Show what a rule file compiles to: board, tracks, relations, phases, moves, options.
+    Show {
+        file: String,
+        #[command(flatten)]
+        choice: Choice,
+    },
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct Choice {
+    /// A named variant of the rule file (may be given more than once).
+    #[arg(long = "variant", value_name = "NAME")]
+    pub variants: Vec<String>,
+    /// Set an option: --set NAME=VALUE (may be given more than once).
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
+    pub settings: Vec<(String, String)>,
+}
+
+fn parse_setting(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() && !v.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("`{s}` is not NAME=VALUE")),
+    }
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run(cli: Cli) -> i32 {
+    let color = std::io::stderr().is_terminal();
+    match cli.command {
+        Command::Check { files } => {
+            let mut code = 0;
+            for f in &files {
+                match check_file(f) {
+                    Ok(g) => {
+                        let variants = if g.variants.is_empty() { String::new() } else { format!(", variants {}", g.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ")) };
+                        println!("{f}: ok ({}: {} players, {} sites{variants})", g.name, g.players.len(), g.sites.len());
+                    }
+                    Err(fail) => {
+                        eprint!("{}", fail.render(color));
+                        let n = fail.diagnostics.len();
+                        eprintln!("{f}: {n} error{}", if n == 1 { "" } else { "s" });
+                        code = 1;
+                    }
+                }
+            }
+            code
+        }
+        Command::Show { file, choice } => match compile_file(&file, &Config { variants: choice.variants, settings: choice.settings }) {
+            Ok(g) => {
+                print!("{}", describe(&g));
+                0
+            }
+            Err(fail) => {
+                eprint!("{}", fail.render(color));
+                1
+            }
+        },
+        Command::Play { file, choice, seed, load } => {
+            let session = match (load, file) {
+                (Some(path), _) => match std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}")).and_then(|t| Record::from_json(&t)).and_then(|r| Session::from_record(&r)) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        eprintln!("{e}");
+                        return 1;
+                    }
+                },
+                (None, Some(rules)) => match Session::new(Setup { rules, variants: choice.variants, settings: choice.settings, seed }) {
+                    Ok(s) => s,
+                    Err(fail) => {
+                        eprint!("{}", fail.render(color));
+                        return 1;
+                    }
+                },
+                (None, None) => {
+                    eprintln!("`play` needs a rule file, or --load RECORD");
+                    return 2;
+                }
+            };
+            if std::io::stdin().is_terminal() { interactive(session) } else { scripted(session, std::io::stdin().lock(), &mut std::io::stdout()) }
+        }
+    }
+}
+
+/// Plays commands read line by line, printing a plain transcript: each
+/// command after `> `, then what it answered. Lines starting with `#` are
+/// comments, copied as they are.
+pub fn scripted(mut s: Session, input: impl BufRead, out: &mut impl Write) -> i32 {
+    let _ = write!(out, "{}", s.banner());
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if trimmed.starts_with('#') {
+            let _ = writeln!(out, "{trimmed}");
+            continue;
+        }
+        let _ = writeln!(out, "> {trimmed}");
+        let reply = s.command(trimmed);
+        let _ = write!(out, "{}", reply.text);
+        if reply.quit {
+            break;
+        }
+    }
+    0
+}
+
+struct Completion {
+    moves: Rc<RefCell<Vec<String>>>,
+}
+
+impl Completer for Completion {
+    type Candidate = String;
+    fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
+        let head = &line[..pos];
+        let start = head.rfind(char::is_whitespace).map(|i| i + 1).unwrap_or(0);
+        let word = &head[start..];
+        let first = start == 0 || head[..start].trim() == "move";
+        let mut out: Vec<String> = Vec::new();
+        if first {
+            out.extend(self.moves.borrow().iter().filter(|m| m.starts_with(word)).cloned());
+            if start == 0 {
+                out.extend(COMMANDS.iter().filter(|c| c.starts_with(word)).map(|c| c.to_string()));
+            }
+        }
+        Ok((start, out))
+    }
+}
+impl Hinter for Completion {
+    type Hint = String;
+}
+impl Highlighter for Completion {}
+impl Validator for Completion {}
+impl Helper for Completion {}
+
+fn interactive(mut s: Session) -> i32 {
+    print!("{}", s.banner());
+    let moves = Rc::new(RefCell::new(s.legal_names()));
+    let mut rl: Editor<Completion, rustyline::history::DefaultHistory> = match Editor::new() {
+        Ok(rl) => rl,
+        Err(e) => {
+            eprintln!("cannot start the line editor ({e}); reading commands plainly");
+            return scripted(s, std::io::stdin().lock(), &mut std::io::stdout());
+        }
+    };
+    rl.set_helper(Some(Completion { moves: moves.clone() }));
+    loop {
+        let prompt = format!("{}> ", s.game().players[s.engine().to_move() as usize]);
+        match rl.readline(&prompt) {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = rl.add_history_entry(line.as_str());
+                }
+                let reply = s.command(&line);
+                print!("{}", reply.text);
+                if reply.quit {
+                    return 0;
+                }
+                *moves.borrow_mut() = s.legal_names();
+            }
+            Err(rustyline::error::ReadlineError::Interrupted) => println!("(type `quit` to leave)"),
+            Err(_) => return 0,
+        }
+    }
+}
+
+/// What a rule file compiles to, for `mancala show`.
+pub fn describe(g: &Game) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let name = |i: u16| g.sites[i as usize].name.clone();
+    let _ = writeln!(s, "game: {} ({})", g.name, g.path);
+    if !g.variants_applied.is_empty() {
+        let _ = writeln!(s, "variant: {}", g.variants_applied.join(" + "));
+    }
+    let _ = writeln!(s, "players, in turn order: {}", g.players.join(", "));
+    if !g.options.is_empty() {
+        let _ = writeln!(s, "options:");
+        for o in &g.options {
+            let range = o.range.map(|(a, b)| format!(" in {a}..{b}")).unwrap_or_default();
+            let changed = if o.value != o.default { format!(" (default {})", value_text(o.default)) } else { String::new() };
+            let _ = writeln!(s, "  {} = {}{range}{changed}  {}", o.name, value_text(o.value), o.doc);
+        }
+    }
+    if !g.variants.is_empty() {
+        let _ = writeln!(s, "variants: {}", g.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", "));
+    }
+    let _ = writeln!(s, "sites ({}):", g.sites.len());
+    for site in &g.sites {
+        let owner = site.owner.map(|o| format!(" of {}", g.players[o as usize])).unwrap_or_default();
+        let _ = writeln!(s, "  {:<10} {}{owner}", site.name, site.kind.word());
+    }
+    let _ = writeln!(s, "tracks:");
+    for t in &g.tracks {
+        let _ = writeln!(s, "  {} ({}): {}", t.name, if t.cyclic { "cyclic" } else { "linear" }, t.sites.iter().map(|&i| name(i)).collect::<Vec<_>>().join(" "));
+    }
+    for (rname, map) in &g.relations {
+        let pairs: Vec<String> = map.iter().enumerate().filter_map(|(i, t)| t.map(|t| format!("{}->{}", name(i as u16), name(t)))).collect();
+        let _ = writeln!(s, "relation {rname}: {}", pairs.join(" "));
+    }
+    let _ = writeln!(s, "phases: {}", g.phases.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "));
+    let _ = writeln!(s, "moves:");
+    for m in &g.moves {
+        let params: Vec<&str> = m.params.iter().map(|p| p.name.as_str()).collect();
+        let phase = if g.phases.len() > 1 { format!(" in phase {}", g.phases[m.phase as usize].name) } else { String::new() };
+        let choosing = if params.is_empty() { String::new() } else { format!(", choosing {}", params.join(", ")) };
+        let _ = writeln!(s, "  {}{phase}{choosing}: {} statements with its rules", m.name, m.body.len());
+    }
+    if !g.avoids.is_empty() {
+        let _ = writeln!(s, "avoid: {}", g.avoids.iter().map(|a| a.0.as_str()).collect::<Vec<_>>().join(", "));
+    }
+    if !g.ends.is_empty() {
+        let _ = writeln!(s, "end conditions: {}", g.ends.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", "));
+    }
+    let _ = writeln!(s, "when stuck: {}", if g.stuck == crate::engine::game::StuckAction::Pass { "pass" } else { "the game ends" });
+    s
+}

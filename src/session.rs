@@ -1,0 +1,577 @@
+//! A game being played: the commands of the REPL, the history with undo and
+//! redo, positions set from text, JSON output, and saved records. It speaks
+//! in text and knows nothing of terminals, so the REPL, piped scripts and the
+//! transcript tests all drive the same code.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+
+use crate::compile::{Config, compile_file};
+use crate::diagnostics::{Failure, did_you_mean};
+use crate::engine::game::{Game, Value};
+use crate::engine::{Engine, Halt, Move, Position};
+use crate::record::Record;
+use crate::render;
+
+/// What a session is started with: the command line's choices.
+#[derive(Debug, Clone, Default)]
+pub struct Setup {
+    pub rules: String,
+    pub variants: Vec<String>,
+    pub settings: Vec<(String, String)>,
+    pub seed: u64,
+}
+
+/// One step of the history: a move, or a position set from text.
+#[derive(Debug, Clone)]
+enum Step {
+    Move(Move),
+    Set(String, Position),
+}
+
+pub struct Reply {
+    pub text: String,
+    pub quit: bool,
+}
+
+impl Reply {
+    fn text(text: impl Into<String>) -> Self {
+        Reply { text: text.into(), quit: false }
+    }
+}
+
+pub struct Session {
+    pub setup: Setup,
+    game: Arc<Game>,
+    engine: Engine,
+    history: Vec<Step>,
+    redo: Vec<Step>,
+    rng: ChaCha8Rng,
+    buf: Vec<Move>,
+}
+
+pub const COMMANDS: &[&str] = &["help", "moves", "board", "undo", "redo", "new", "set", "position", "json", "save", "load", "history", "info", "random", "quit", "exit"];
+
+const HELP: &str = "\
+Commands (a move is typed by its name, as `moves` lists them; `move NAME` works too):
+  moves            list the legal moves
+  board            draw the board again
+  undo [N]         take back the last N steps (default 1); redo [N] makes them again
+  new              start a new game with the same rules
+  set ASSIGNMENTS  set the position: SITE=N, FAMILY=N,N,... (in index order),
+                   turn=PLAYER, phase=NAME; `clear` first empties every site.
+                   e.g. `set clear s=10,8,6,4,2,5,1,0,0,1 turn=south`
+  position         print the position as a `set` command
+  json             print the state as JSON
+  save FILE        save the game as a JSON record; load FILE loads one
+  history          list the steps so far
+  info             the rule file, its options and variants
+  random [N]       play N random legal moves (seeded by --seed)
+  help             this text
+  quit             leave (also `exit`, or end of input)";
+
+impl Session {
+    pub fn new(setup: Setup) -> Result<Session, Failure> {
+        let config = Config { variants: setup.variants.clone(), settings: setup.settings.clone() };
+        let game = Arc::new(compile_file(&setup.rules, &config)?);
+        let engine = Engine::new(game.clone()).map_err(|h| Failure {
+            diagnostics: vec![crate::diagnostics::Diagnostic::global(format!("the setup failed: {}", halt_text(&h)))],
+            sources: game.sources.clone(),
+        })?;
+        let rng = ChaCha8Rng::seed_from_u64(setup.seed);
+        Ok(Session { setup, game, engine, history: vec![], redo: vec![], rng, buf: vec![] })
+    }
+
+    /// Starts a session from a saved record, replaying its steps.
+    pub fn from_record(rec: &Record) -> Result<Session, String> {
+        let setup = Setup { rules: rec.rules.clone(), variants: rec.variants.clone(), settings: rec.settings.clone(), seed: rec.seed };
+        let mut s = Session::new(setup).map_err(|f| f.render(false))?;
+        for (i, step) in rec.moves.iter().enumerate() {
+            s.replay_step(step).map_err(|e| format!("step {} `{step}` of the record does not fit: {e}", i + 1))?;
+        }
+        Ok(s)
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The text shown when the session starts.
+    pub fn banner(&mut self) -> String {
+        let mut s = format!("{} ({})", if self.game.name.is_empty() { "mancala" } else { &self.game.name }, self.setup.rules);
+        if !self.game.variants_applied.is_empty() {
+            let _ = write!(s, ", variant {}", self.game.variants_applied.join(" + "));
+        }
+        if !self.setup.settings.is_empty() {
+            let _ = write!(s, ", {}", self.setup.settings.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
+        }
+        s.push_str("\nType a move, `moves` to list them, or `help`.\n");
+        s.push_str(&self.show());
+        s
+    }
+
+    /// The legal moves' names.
+    pub fn legal_names(&mut self) -> Vec<String> {
+        let mut buf = std::mem::take(&mut self.buf);
+        let names = match self.engine.legal_moves(&mut buf) {
+            Ok(()) => buf.iter().map(|m| self.engine.move_name(*m)).collect(),
+            Err(_) => vec![],
+        };
+        self.buf = buf;
+        names
+    }
+
+    /// The board and whose turn it is (or how the game ended).
+    pub fn show(&mut self) -> String {
+        let mut s = render::board(&self.game, self.engine.position());
+        s.push_str(&self.status());
+        s.push('\n');
+        s
+    }
+
+    fn status(&mut self) -> String {
+        let mut buf = std::mem::take(&mut self.buf);
+        let r = self.engine.legal_moves(&mut buf);
+        let over = buf.is_empty();
+        self.buf = buf;
+        if let Err(h) = r {
+            return format!("rule error: {}", halt_text(&h));
+        }
+        if over {
+            return match self.engine.outcome() {
+                Ok(Some(o)) => render::outcome(&self.game, &o),
+                Ok(None) => "game over".into(),
+                Err(h) => format!("rule error: {}", halt_text(&h)),
+            };
+        }
+        let t = self.engine.position().turn;
+        let mut s = format!("{} to move", self.game.players[t.to_move as usize]);
+        if self.game.phases.len() > 1 {
+            let _ = write!(s, " ({})", self.game.phases[t.phase as usize].name);
+        }
+        s
+    }
+
+    /// Runs one command line.
+    pub fn command(&mut self, line: &str) -> Reply {
+        let line = line.trim();
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        match word {
+            "" => Reply::text(""),
+            "help" | "?" => Reply::text(format!("{HELP}\n")),
+            "quit" | "exit" => Reply { text: String::new(), quit: true },
+            "moves" => {
+                let names = self.legal_names();
+                Reply::text(if names.is_empty() { "no legal moves: the game is over\n".to_string() } else { format!("{}\n", names.join(" ")) })
+            }
+            "board" => Reply::text(self.show()),
+            "undo" | "redo" => match count_arg(rest) {
+                Ok(n) => Reply::text(if word == "undo" { self.undo(n) } else { self.redo(n) }),
+                Err(e) => Reply::text(format!("{e}\n")),
+            },
+            "new" => {
+                match Engine::new(self.game.clone()) {
+                    Ok(e) => {
+                        self.engine = e;
+                        self.history.clear();
+                        self.redo.clear();
+                    }
+                    Err(h) => return Reply::text(format!("rule error: {}\n", halt_text(&h))),
+                }
+                Reply::text(format!("new game\n{}", self.show()))
+            }
+            "set" => match self.set(rest) {
+                Ok(()) => Reply::text(self.show()),
+                Err(e) => Reply::text(format!("{e}\nthe position is unchanged\n")),
+            },
+            "position" => Reply::text(format!("set {}\n", self.position_text())),
+            "json" => Reply::text(format!("{}\n", self.json())),
+            "history" => Reply::text(self.history_text()),
+            "info" => Reply::text(self.info()),
+            "save" => Reply::text(self.save(rest)),
+            "load" => Reply::text(self.load(rest)),
+            "random" => match count_arg(rest) {
+                Ok(n) => Reply::text(self.random(n)),
+                Err(e) => Reply::text(format!("{e}\n")),
+            },
+            "move" => Reply::text(self.play(rest)),
+            _ => Reply::text(self.play(line)),
+        }
+    }
+
+    fn play(&mut self, name: &str) -> String {
+        let mut buf = std::mem::take(&mut self.buf);
+        let r = self.engine.legal_moves(&mut buf);
+        let found = buf.iter().copied().find(|m| self.engine.move_name(*m) == name);
+        let names: Vec<String> = buf.iter().map(|m| self.engine.move_name(*m)).collect();
+        self.buf = buf;
+        if let Err(h) = r {
+            return format!("rule error: {}\n", halt_text(&h));
+        }
+        let Some(mv) = found else {
+            if names.is_empty() {
+                return format!("`{name}`: the game is over; `undo`, `new` or `quit`\n");
+            }
+            let known_move = self.game.moves.iter().any(|d| d.name == name) || self.could_be_move(name);
+            let mut msg = if known_move { format!("`{name}` is not a legal move now") } else { format!("unknown command or move `{name}`") };
+            if let Some(h) = did_you_mean(name, names.iter().map(|s| s.as_str()).chain(COMMANDS.iter().copied())) {
+                let _ = write!(msg, "; {h}");
+            }
+            let _ = write!(msg, "\nlegal moves: {}\n(type `help` for commands)\n", names.join(" "));
+            return msg;
+        };
+        let mover = self.engine.to_move();
+        if let Err(h) = self.engine.apply(mv) {
+            return format!("rule error: {}\nthe game is unchanged\n", halt_text(&h));
+        }
+        self.history.push(Step::Move(mv));
+        self.redo.clear();
+        let who = self.game.players[mover as usize].clone();
+        format!("{who} plays {name}\n{}", self.show())
+    }
+
+    /// Whether a name looks like a move's (a site name, say) though not legal now.
+    fn could_be_move(&self, name: &str) -> bool {
+        self.game.site_by_name(name).is_some() || name == "pass"
+    }
+
+    fn undo(&mut self, n: usize) -> String {
+        let mut done = 0;
+        while done < n {
+            let Some(step) = self.history.pop() else { break };
+            self.engine.undo();
+            self.redo.push(step);
+            done += 1;
+        }
+        if done == 0 {
+            return "nothing to undo\n".into();
+        }
+        format!("undid {done} step{}\n{}", plural(done), self.show())
+    }
+
+    fn redo(&mut self, n: usize) -> String {
+        let mut done = 0;
+        while done < n {
+            let Some(step) = self.redo.pop() else { break };
+            let ok = match &step {
+                Step::Move(m) => self.engine.apply(*m).is_ok(),
+                Step::Set(_, p) => self.engine.set_position(p.clone()).is_ok(),
+            };
+            if !ok {
+                self.redo.push(step);
+                break;
+            }
+            self.history.push(step);
+            done += 1;
+        }
+        if done == 0 {
+            return "nothing to redo\n".into();
+        }
+        format!("redid {done} step{}\n{}", plural(done), self.show())
+    }
+
+    /// Parses `set` assignments into a new position, changing nothing on error.
+    pub fn parse_position(&self, text: &str) -> Result<Position, String> {
+        let g = &self.game;
+        let mut pos = self.engine.position().clone();
+        let mut tokens: Vec<String> = Vec::new();
+        // `a = 1 2 3`, `a=1,2,3` and `a=1 2 3` all assign a list.
+        for t in text.split_whitespace() {
+            let t = t.trim_matches(',');
+            if t.is_empty() {
+                continue;
+            }
+            if t == "=" || t.starts_with('=') || (t.chars().all(|c| c.is_ascii_digit() || c == ',') && !tokens.is_empty()) {
+                let last = tokens.last_mut().ok_or("`=` needs a name before it")?;
+                if !last.ends_with('=') && !t.starts_with('=') && last.contains('=') {
+                    last.push(',');
+                }
+                last.push_str(t);
+            } else {
+                tokens.push(t.to_string());
+            }
+        }
+        if tokens.is_empty() {
+            return Err("`set` needs assignments, e.g. `set s1=4 turn=north` (see `help`)".into());
+        }
+        for t in &tokens {
+            if t == "clear" {
+                pos.counts.iter_mut().for_each(|c| *c = 0);
+                continue;
+            }
+            let Some((name, value)) = t.split_once('=') else {
+                return Err(format!("`{t}` is not an assignment: write NAME=VALUE"));
+            };
+            let value = value.trim_matches(',');
+            match name {
+                "turn" => {
+                    pos.turn.to_move = g.player_by_name(value).ok_or_else(|| {
+                        format!("no player `{value}`{}; players: {}", suggest(value, g.players.iter().map(|s| s.as_str())), g.players.join(", "))
+                    })?;
+                }
+                "phase" => {
+                    let i = g.phases.iter().position(|p| p.name == value).ok_or_else(|| format!("no phase `{value}`; phases: {}", g.phases.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")))?;
+                    pos.turn.phase = i as u8;
+                }
+                _ => {
+                    let values: Vec<i32> = value
+                        .split(',')
+                        .map(|v| v.parse::<i32>().ok().filter(|c| (0..=1_000_000).contains(c)).ok_or_else(|| format!("`{v}` is not a count (0 to 1000000)")))
+                        .collect::<Result<_, _>>()?;
+                    if let Some(s) = g.site_by_name(name) {
+                        if values.len() != 1 {
+                            return Err(format!("`{name}` is one site: give one count"));
+                        }
+                        pos.counts[s as usize] = values[0];
+                    } else {
+                        let members: Vec<usize> = (0..g.sites.len()).filter(|&i| g.sites[i].family.as_ref().is_some_and(|f| f.0 == name)).collect();
+                        if members.is_empty() {
+                            let names = g.sites.iter().map(|s| s.name.as_str()).chain(["turn", "phase", "clear"]);
+                            return Err(format!("no site or family `{name}`{}", suggest(name, names)));
+                        }
+                        if values.len() != members.len() {
+                            return Err(format!("`{name}` has {} sites, but {} counts were given", members.len(), values.len()));
+                        }
+                        for (i, v) in members.iter().zip(values) {
+                            pos.counts[*i] = v;
+                        }
+                    }
+                }
+            }
+        }
+        pos.turn.ended = false;
+        Ok(pos)
+    }
+
+    fn set(&mut self, text: &str) -> Result<(), String> {
+        let pos = self.parse_position(text)?;
+        self.engine.set_position(pos.clone())?;
+        self.history.push(Step::Set(text.to_string(), pos));
+        self.redo.clear();
+        Ok(())
+    }
+
+    /// The position as the assignments of a `set` command.
+    pub fn position_text(&self) -> String {
+        let g = &self.game;
+        let pos = self.engine.position();
+        let mut parts: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < g.sites.len() {
+            match &g.sites[i].family {
+                Some((fam, _)) => {
+                    let members: Vec<usize> = (0..g.sites.len()).filter(|&j| g.sites[j].family.as_ref().is_some_and(|f| &f.0 == fam)).collect();
+                    if members[0] == i {
+                        parts.push(format!("{fam}={}", members.iter().map(|&j| pos.counts[j].to_string()).collect::<Vec<_>>().join(",")));
+                    }
+                }
+                None => parts.push(format!("{}={}", g.sites[i].name, pos.counts[i])),
+            }
+            i += 1;
+        }
+        parts.push(format!("turn={}", g.players[pos.turn.to_move as usize]));
+        if g.phases.len() > 1 {
+            parts.push(format!("phase={}", g.phases[pos.turn.phase as usize].name));
+        }
+        parts.join(" ")
+    }
+
+    /// The state as JSON, for scripts and tools.
+    pub fn json(&mut self) -> String {
+        let g = self.game.clone();
+        let pos = self.engine.position().clone();
+        let legal = self.legal_names();
+        let outcome = self.engine.outcome().ok().flatten();
+        let sites: Vec<_> = g
+            .sites
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                json!({
+                    "name": s.name,
+                    "kind": s.kind.word(),
+                    "owner": s.owner.map(|o| g.players[o as usize].clone()),
+                    "count": pos.counts[i],
+                })
+            })
+            .collect();
+        let options: serde_json::Map<String, serde_json::Value> = g
+            .options
+            .iter()
+            .map(|o| {
+                let v = match o.value {
+                    Value::Int(i) => json!(i),
+                    Value::Bool(b) => json!(b),
+                    _ => serde_json::Value::Null,
+                };
+                (o.name.clone(), v)
+            })
+            .collect();
+        let scores = self.engine.scores().unwrap_or_default();
+        let v = json!({
+            "game": g.name,
+            "rules": self.setup.rules,
+            "variants": g.variants_applied,
+            "options": options,
+            "players": g.players,
+            "to_move": g.players[pos.turn.to_move as usize],
+            "phase": g.phases.get(pos.turn.phase as usize).map(|p| p.name.clone()),
+            "ply": pos.turn.ply,
+            "sites": sites,
+            "scores": scores,
+            "legal_moves": legal,
+            "over": outcome.is_some(),
+            "winners": outcome.map(|o| o.winners.iter().map(|&p| g.players[p as usize].clone()).collect::<Vec<_>>()).unwrap_or_default(),
+        });
+        serde_json::to_string_pretty(&v).unwrap_or_default()
+    }
+
+    fn step_text(&self, s: &Step) -> String {
+        match s {
+            Step::Move(m) => self.engine.move_name(*m),
+            Step::Set(t, _) => format!("set {t}"),
+        }
+    }
+
+    fn history_text(&self) -> String {
+        if self.history.is_empty() {
+            return "no steps yet\n".into();
+        }
+        // Move names are rendered against the game only, so the history can be
+        // listed without replaying.
+        let mut s = String::new();
+        for (i, step) in self.history.iter().enumerate() {
+            let _ = writeln!(s, "{:>3}. {}", i + 1, self.step_text(step));
+        }
+        s
+    }
+
+    pub fn record(&self) -> Record {
+        Record {
+            rules: self.setup.rules.clone(),
+            variants: self.setup.variants.clone(),
+            settings: self.setup.settings.clone(),
+            seed: self.setup.seed,
+            moves: self.history.iter().map(|s| self.step_text(s)).collect(),
+        }
+    }
+
+    fn save(&self, path: &str) -> String {
+        if path.is_empty() {
+            return "`save` needs a file name\n".into();
+        }
+        match std::fs::write(path, self.record().to_json() + "\n") {
+            Ok(()) => format!("saved {} step{} to {path}\n", self.history.len(), plural(self.history.len())),
+            Err(e) => format!("cannot save to {path}: {e}\n"),
+        }
+    }
+
+    fn load(&mut self, path: &str) -> String {
+        if path.is_empty() {
+            return "`load` needs a file name\n".into();
+        }
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => return format!("cannot read {path}: {e}\nthe game is unchanged\n"),
+        };
+        let loaded = Record::from_json(&text).and_then(|r| Session::from_record(&r));
+        match loaded {
+            Ok(s) => {
+                *self = s;
+                format!("loaded {path}\n{}", self.show())
+            }
+            Err(e) => format!("{e}\nthe game is unchanged\n"),
+        }
+    }
+
+    fn replay_step(&mut self, step: &str) -> Result<(), String> {
+        if let Some(rest) = step.strip_prefix("set ") {
+            return self.set(rest);
+        }
+        let mut buf = std::mem::take(&mut self.buf);
+        let r = self.engine.legal_moves(&mut buf);
+        let found = buf.iter().copied().find(|m| self.engine.move_name(*m) == step);
+        let legal: Vec<String> = buf.iter().map(|m| self.engine.move_name(*m)).collect();
+        self.buf = buf;
+        r.map_err(|h| halt_text(&h))?;
+        let mv = found.ok_or_else(|| if legal.is_empty() { "the game is already over".to_string() } else { format!("not a legal move here (legal: {})", legal.join(" ")) })?;
+        self.engine.apply(mv).map_err(|h| halt_text(&h))?;
+        self.history.push(Step::Move(mv));
+        Ok(())
+    }
+
+    fn info(&self) -> String {
+        let g = &self.game;
+        let mut s = format!("{} from {}\nplayers: {}\n", g.name, self.setup.rules, g.players.join(", "));
+        if !g.options.is_empty() {
+            s.push_str("options:\n");
+            for o in &g.options {
+                let range = o.range.map(|(a, b)| format!(" in {a}..{b}")).unwrap_or_default();
+                let _ = writeln!(s, "  {} = {}{range}  {}", o.name, crate::engine::game::value_text(o.value), o.doc);
+            }
+        }
+        if !g.variants.is_empty() {
+            s.push_str("variants:\n");
+            for v in &g.variants {
+                let on = if g.variants_applied.contains(&v.name) { " (in play)" } else { "" };
+                let _ = writeln!(s, "  {}{on}  {}", v.name, v.doc);
+            }
+        }
+        s
+    }
+
+    fn random(&mut self, n: usize) -> String {
+        let mut out = String::new();
+        for _ in 0..n {
+            let mut buf = std::mem::take(&mut self.buf);
+            let r = self.engine.legal_moves(&mut buf);
+            let pick = (!buf.is_empty()).then(|| buf[self.rng.gen_range(0..buf.len())]);
+            self.buf = buf;
+            if let Err(h) = r {
+                let _ = writeln!(out, "rule error: {}", halt_text(&h));
+                break;
+            }
+            let Some(mv) = pick else { break };
+            let name = self.engine.move_name(mv);
+            out.push_str(&self.play(&name));
+        }
+        if out.is_empty() {
+            out = "no legal moves: the game is over\n".into();
+        }
+        out
+    }
+}
+
+fn count_arg(rest: &str) -> Result<usize, String> {
+    if rest.is_empty() {
+        return Ok(1);
+    }
+    rest.parse::<usize>().ok().filter(|n| *n >= 1 && *n <= 100_000).ok_or_else(|| format!("`{rest}` is not a count from 1 to 100000"))
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn suggest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    did_you_mean(name, names).map(|h| format!(" ({h})")).unwrap_or_default()
+}
+
+pub fn halt_text(h: &Halt) -> String {
+    match h {
+        Halt::Illegal => "the move is not legal here".into(),
+        Halt::Error(e) => e.clone(),
+    }
+}
+
