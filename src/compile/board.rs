@@ -19,8 +19,7 @@ impl Compiler {
             })
             .collect();
         let Some(decl) = decls.first() else {
-            let span = items.first().map(item_span).unwrap_or_default();
-            self.error(Diagnostic::error(Span { end: span.start, ..span }, "the rule file declares no players").label("expected `players ...`").help("add e.g. `players south, north`; the first moves first"));
+            self.error(Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no players").label("in this file").help("add e.g. `players south, north`; the first moves first"));
             return;
         };
         for extra in &decls[1..] {
@@ -59,9 +58,8 @@ impl Compiler {
                 self.site_decl(s);
             }
         }
-        if self.game.sites.is_empty() && self.diags.is_empty() {
-            let span = items.first().map(item_span).unwrap_or_default();
-            self.error(Diagnostic::error(Span { end: span.start, ..span }, "the rule file declares no sites").label("expected `pit ...`").help("declare the board, e.g. `pit s[1..6] owner south`"));
+        if !items.iter().any(|i| matches!(i, Item::Site(_))) {
+            self.error(Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no sites").label("in this file").help("declare the board, e.g. `pit s[1..6] owner south`"));
         }
         self.tables();
         for item in items {
@@ -149,6 +147,7 @@ impl Compiler {
                             );
                             continue;
                         }
+                        self.globals.insert(label.clone(), (Global::Site(id), name.span));
                         self.game.sites.push(Site { name: label, kind: d.kind, owner, family: Some((name.name.name.clone(), index)) });
                         members.push((key, id));
                     }
@@ -383,9 +382,6 @@ impl Compiler {
         if t.name.index.is_none() && !self.declare(&t.name.name, crate::compile::Global::Track(id)) {
             return;
         }
-        if sites.is_empty() {
-            self.error(Diagnostic::error(t.span, format!("track `{label}` has no sites")).label("empty track"));
-        }
         self.game.tracks.push(Track { name: label, cyclic: t.cyclic, sites, position });
     }
 
@@ -397,26 +393,5 @@ impl Compiler {
             self.game.families.push(Family { name, members: members.into_iter().map(|(k, t)| (k, Value::Track(t))).collect() });
         }
         ids
-    }
-}
-
-pub(crate) fn item_span(i: &Item) -> Span {
-    match i {
-        Item::Game(s) | Item::Extends(s) => s.span,
-        Item::Option(o) => o.span,
-        Item::Variant(v) => v.span,
-        Item::Players(p) => p.span,
-        Item::Site(s) => s.span,
-        Item::Relation(r) => r.span,
-        Item::Track(t) => t.span,
-        Item::Layout(l) => l.span,
-        Item::Setup(b) => b.span,
-        Item::Phase(p) => p.span,
-        Item::Move(m) => m.span,
-        Item::Rule(r) => r.span,
-        Item::Avoid(a) => a.span,
-        Item::End(e) => e.span,
-        Item::Stuck(s) => s.span,
-        Item::Score(s) => s.span,
     }
 }

@@ -65,6 +65,9 @@ pub(crate) struct Compiler {
     /// Site families: members by index value.
     pub site_families: Vec<(String, Vec<(Value, SiteId)>)>,
     pub track_families: Vec<(String, Vec<(Value, u16)>)>,
+    /// Options whose declarations have mistakes: their values are not checked
+    /// again where variants set them, which would only repeat the mistake.
+    pub broken_options: Vec<String>,
 }
 
 impl Compiler {
@@ -95,19 +98,21 @@ impl Compiler {
     }
 
     pub fn unknown(&mut self, name: &ast::Ident, what: &str, candidates: Vec<String>) {
-        let mut help = did_you_mean(&name.name, candidates.iter().map(|s| s.as_str()));
-        if help.is_none() && name.name.contains('-') {
+        let mut help = None;
+        if name.name.contains('-') {
             let parts: Vec<&str> = name.name.split('-').collect();
             if parts.iter().all(|p| self.globals.contains_key(*p) || BUILTIN_NAMES.contains(p) || p.parse::<i64>().is_ok()) {
                 help = Some(format!("names may contain `-`; to subtract, put spaces around it: `{}`", parts.join(" - ")));
             }
         }
+        let help = help.or_else(|| did_you_mean(&name.name, candidates.iter().map(|s| s.as_str())));
         let help = help.or_else(|| {
             let mut c: Vec<&String> = candidates.iter().collect();
             c.sort();
             (!c.is_empty() && c.len() <= 12).then(|| format!("known: {}", c.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")))
         });
-        self.error(Diagnostic::error(name.span, format!("unknown {what} `{}`", name.name)).label(format!("no {what} has this name")).maybe_help(help));
+        let label = if what == "name" { "nothing of this name is declared".to_string() } else { format!("no {what} has this name") };
+        self.error(Diagnostic::error(name.span, format!("unknown {what} `{}`", name.name)).label(label).maybe_help(help));
     }
 }
 
@@ -163,11 +168,14 @@ fn compile_items(path: &str, items: Vec<ast::Item>, sources: Sources, config: &C
         },
         site_families: vec![],
         track_families: vec![],
+        broken_options: vec![],
     };
     c.options(&items, config);
     c.players(&items);
     c.board(&items);
     c.rules(&items);
+    // In the order of the files and of the text, as a reader goes through them.
+    c.diags.sort_by_key(|d| d.span.map(|s| (0, s.file, s.start)).unwrap_or((1, 0, 0)));
     if c.diags.is_empty() {
         Ok(c.game)
     } else {

@@ -42,7 +42,12 @@ impl Compiler {
                     (Literal::Bool(_), None) => true,
                 };
                 let value = lit_value(o.default);
-                if self.declare(&o.name, Global::Option(value)) && ok {
+                // A declaration with a mistake still declares the option, so
+                // that its uses are not reported as unknown too.
+                if self.declare(&o.name, Global::Option(value)) {
+                    if !ok {
+                        self.broken_options.push(o.name.name.clone());
+                    }
                     decls.push(o);
                 }
             }
@@ -134,7 +139,12 @@ impl Compiler {
             match item {
                 VariantItem::Use(u) => {
                     if seen.contains(&u.name) {
-                        self.error(Diagnostic::error(u.span, format!("variant `{}` uses itself, through `{}`", seen[0], u.name)).label("cycle of `use`"));
+                        // Report each cycle once: from the first-declared variant on it.
+                        let order = |n: &String| all.iter().position(|v| &v.name.name == n).unwrap_or(usize::MAX);
+                        if u.name == seen[0] && seen.iter().all(|n| order(n) >= order(&seen[0])) {
+                            let chain = seen.iter().chain([&u.name]).map(|n| n.as_str()).collect::<Vec<_>>().join(" -> ");
+                            self.error(Diagnostic::error(u.span, format!("variant `{}` uses itself: {chain}", seen[0])).label("closes a cycle of `use`").help("remove one `use` of the cycle"));
+                        }
                         continue;
                     }
                     match all.iter().find(|x| x.name.name == u.name) {
@@ -151,6 +161,9 @@ impl Compiler {
                         self.unknown(name, "option", names);
                         continue;
                     };
+                    if self.broken_options.contains(&name.name) {
+                        continue;
+                    }
                     match check_value(*value, decl) {
                         Ok(val) => out.push((name.name.clone(), val)),
                         Err(msg) => {
@@ -201,7 +214,8 @@ impl Compiler {
                         None => {
                             let mut names: Vec<String> = env.iter().map(|(k, _)| k.clone()).collect();
                             names.extend(self.globals.iter().filter(|(_, (g, _))| matches!(g, Global::Option(_) | Global::Player(_))).map(|(k, _)| k.clone()));
-                            let help = did_you_mean(&n.name, names.iter().map(|s| s.as_str()));
+                            let help = did_you_mean(&n.name, names.iter().map(|s| s.as_str()))
+                                .or_else(|| (!self.game.players.is_empty()).then(|| format!("players: {}", self.game.players.join(", "))));
                             return Err(Diagnostic::error(n.span, format!("unknown name `{}`", n.name)).label("not an option, player or loop variable").maybe_help(help));
                         }
                     }
@@ -288,6 +302,7 @@ fn check_value(v: Literal, decl: &OptionDecl) -> Result<Value, String> {
                 Ok(Value::Int(i))
             }
         }
+        (Literal::Int(i), Literal::Int(_), None) => Ok(Value::Int(i)),
         (Literal::Bool(b), Literal::Bool(_), _) => Ok(Value::Bool(b)),
         (_, Literal::Int(_), _) => Err("expected a number".into()),
         (_, Literal::Bool(_), _) => Err("expected `true` or `false`".into()),

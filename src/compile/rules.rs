@@ -104,8 +104,8 @@ impl Compiler {
             }
             seen.push(&m.name);
         }
-        if moves.is_empty() && self.diags.is_empty() {
-            self.error(Diagnostic::global("the rule file declares no moves").help("add `move NAME { ... }`: what a player may do on their turn"));
+        if moves.is_empty() {
+            self.error(Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no moves").label("in this file").help("add `move NAME { ... }`: what a player may do on their turn"));
         }
         let mut seen_rules: Vec<&Ident> = Vec::new();
         for r in &rules {
@@ -159,7 +159,7 @@ impl Compiler {
                 }
             }
             self.game.locals = self.game.locals.max(locals);
-            let needs_trial = body.iter().any(needs_trial);
+            let needs_trial = body.iter().any(|s| needs_trial(s, &self.game.tracks));
             self.game.moves.push(MoveDef { name: m.name.name.clone(), template, params, body, phase: *phase, needs_trial, span: m.span });
         }
         // Phase transitions.
@@ -197,8 +197,10 @@ impl Compiler {
                 }
                 Item::Avoid(a) => {
                     let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
-                    if let Some(c) = self.expect(&a.cond, Type::Bool, &mut scope) {
-                        self.game.avoids.push((a.name.name.clone(), c));
+                    match self.expect(&a.cond, Type::Bool, &mut scope) {
+                        // Switched off by an option: nothing to check during play.
+                        Some(GExpr::Const(Value::Bool(false))) | None => {}
+                        Some(c) => self.game.avoids.push((a.name.name.clone(), c)),
                     }
                     self.game.locals = self.game.locals.max(scope.max);
                 }
@@ -207,7 +209,7 @@ impl Compiler {
                     let cond = self.expect(&e.cond, Type::Bool, &mut scope);
                     let body = self.stmts(&e.body, &mut scope);
                     self.game.locals = self.game.locals.max(scope.max);
-                    if let Some(cond) = cond {
+                    if let Some(cond) = cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false)))) {
                         self.game.ends.push(EndDef { name: e.name.name.clone(), cond, body });
                     }
                 }
@@ -233,8 +235,8 @@ impl Compiler {
                 _ => {}
             }
         }
-        if score_seen.is_none() && self.diags.is_empty() {
-            self.error(Diagnostic::global("the rule file declares no score").help("add e.g. `score p: count(store(p))`: the most wins, equal scores share the win"));
+        if score_seen.is_none() {
+            self.error(Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no score").label("in this file").help("add e.g. `score p: count(store(p))`: the most wins, equal scores share the win"));
         }
         self.game.locals = self.game.locals.max(1);
     }
@@ -280,8 +282,8 @@ impl Compiler {
         if !rest.is_empty() {
             parts.push(TemplatePart::Text(rest.to_string()));
         }
-        if parts.is_empty() {
-            self.error(Diagnostic::error(t.span, "a move needs a name to be typed by").label("empty"));
+        if t.value.trim().is_empty() {
+            self.error(Diagnostic::error(t.span, "a move needs a name to be typed by").label("empty").help("e.g. `\"{hole}\"`, filled in with the choices the move makes"));
         }
         parts
     }
@@ -687,7 +689,8 @@ impl Compiler {
                 let y = self.expr(b, scope);
                 let ((x, tx), (y, ty)) = (x?, y?);
                 if tx != ty {
-                    self.error(Diagnostic::error(e.span, format!("cannot compare {} with {}", tx.word(), ty.word())).label("different kinds of value").note(a.span, tx.word()).note(b.span, ty.word()));
+                    let _ = e;
+                    self.error(Diagnostic::error(a.span, format!("cannot compare {} with {}", tx.word(), ty.word())).label(format!("this is {}", tx.word())).note(b.span, format!("this is {}", ty.word())));
                     return None;
                 }
                 Some((GExpr::Bin(op, Box::new(x), Box::new(y)), Type::Bool))
@@ -717,13 +720,16 @@ pub(crate) fn kind_index(k: SiteKind) -> usize {
     }
 }
 
-/// Whether a move's legality can only be known by making it.
-fn needs_trial(s: &g::Stmt) -> bool {
+/// Whether a move's legality can only be known by making it: a `require`, a
+/// `take N` that may ask for more than there is, or a sowing that may run off
+/// a linear track or lift more than its source holds.
+fn needs_trial(s: &g::Stmt, tracks: &[g::Track]) -> bool {
     match &s.kind {
-        GStmt::Require(_) | GStmt::Sow { .. } => true,
+        GStmt::Require(_) => true,
+        GStmt::Sow { amount, track, .. } => amount.is_some() || !matches!(track, GExpr::Const(Value::Track(t)) if tracks[*t as usize].cyclic),
         GStmt::Take { amount, .. } => amount.is_some(),
-        GStmt::If { then, otherwise, .. } => then.iter().chain(otherwise).any(needs_trial),
-        GStmt::For { body, .. } => body.iter().any(needs_trial),
+        GStmt::If { then, otherwise, .. } => then.iter().chain(otherwise).any(|s| needs_trial(s, tracks)),
+        GStmt::For { body, .. } => body.iter().any(|s| needs_trial(s, tracks)),
         _ => false,
     }
 }

@@ -477,6 +477,9 @@ impl Engine {
                 let g = self.game.clone();
                 let track = &g.tracks[t as usize];
                 let len = track.sites.len();
+                if len == 0 {
+                    return Err(Halt::Error(format!("track `{}` has no sites", track.name)));
+                }
                 let mut pos: isize = track.position[src as usize].map(|p| p as isize).unwrap_or(-1);
                 let mut left = n;
                 let mut idle = 0;

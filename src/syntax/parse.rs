@@ -74,6 +74,51 @@ fn rule_name(rule: &Rule) -> String {
     }
 }
 
+/// Folds the many keywords that can start a statement, a declaration or an
+/// operator into those words, so that a syntax error lists a few choices.
+fn group(name: String) -> String {
+    const STATEMENTS: &[&str] = &["`sow`", "`take`", "`put`", "`if`", "`for`", "`let`", "`require`", "`again`", "`end`"];
+    const DECLARATIONS: &[&str] = &[
+        "`game`", "`extends`", "`option`", "`variant`", "`players`", "`pit`, `store` or `reserve`", "`relation`", "`track`", "`layout`", "`setup`", "`phase`",
+        "`move`", "`rule`", "`avoid`", "`when`", "`score`",
+    ];
+    const OPERATORS: &[&str] = &["`and` or `or`", "`and`", "`or`", "`is`", "a comparison", "an operator"];
+    if STATEMENTS.contains(&name.as_str()) {
+        "a statement".into()
+    } else if DECLARATIONS.contains(&name.as_str()) {
+        "a declaration".into()
+    } else if OPERATORS.contains(&name.as_str()) {
+        "an operator".into()
+    } else {
+        name
+    }
+}
+
+/// Where the last `{` that is still open before `pos` is, outside comments and strings.
+fn unclosed_brace(text: &str, pos: usize) -> Option<usize> {
+    let mut open = Vec::new();
+    let mut in_comment = false;
+    let mut in_string = false;
+    for (i, c) in text[..pos.min(text.len())].char_indices() {
+        match c {
+            '\n' => {
+                in_comment = false;
+                in_string = false;
+            }
+            _ if in_comment => {}
+            '"' => in_string = !in_string,
+            _ if in_string => {}
+            '#' => in_comment = true,
+            '{' => open.push(i),
+            '}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.pop()
+}
+
 fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnostic {
     use pest::error::{ErrorVariant, InputLocation};
     let pos = match e.location {
@@ -90,7 +135,10 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
     let found = if len == 0 { "the end of the file".to_string() } else { format!("`{}`", &rest[..len]) };
     let (message, label) = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
-            let mut names: Vec<String> = positives.iter().map(rule_name).collect();
+            let raw: Vec<String> = positives.iter().map(rule_name).collect();
+            // `end` starts a declaration at the top level and a statement in a block.
+            let top_level = raw.iter().any(|n| n != "`end`" && group(n.clone()) == "a declaration");
+            let mut names: Vec<String> = raw.into_iter().map(|n| if n == "`end`" && top_level { "a declaration".into() } else { group(n) }).collect();
             names.sort();
             names.dedup();
             let list = match names.len() {
@@ -105,8 +153,11 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
     let mut d = Diagnostic::error(Span::new(file, pos, pos + len), message).label(label);
     if rest.starts_with("//") {
         d = d.help("comments start with `#`");
-    } else if rest.starts_with('=') && text[..pos].trim_end().ends_with(|c: char| c.is_alphanumeric()) {
+    } else if rest.starts_with('=') && !rest.starts_with("==") {
         d = d.help("to compare, write `==`");
+    } else if let Some(open) = unclosed_brace(text, pos).filter(|_| !rest.starts_with('}')) {
+        let (line, col) = crate::diagnostics::line_col(text, open);
+        d = d.help(format!("is a `}}` missing? the `{{` at line {line}, column {col} is still open here"));
     }
     d
 }
@@ -118,9 +169,10 @@ struct Lower {
 type R<T> = Result<T, Diagnostic>;
 
 impl Lower {
+    /// A pair's span, less the whitespace and comments pest keeps at its end.
     fn span(&self, p: &Pair<Rule>) -> Span {
         let s = p.as_span();
-        Span::new(self.file, s.start(), s.end())
+        Span::new(self.file, s.start(), s.start() + trimmed_len(s.as_str()))
     }
 
     fn ident(&self, p: Pair<Rule>) -> Ident {
@@ -590,4 +642,30 @@ impl Lower {
 
 fn is_keyword(r: Rule) -> bool {
     format!("{r:?}").starts_with("k_")
+}
+
+/// The length of `text` without trailing whitespace and comments.
+fn trimmed_len(text: &str) -> usize {
+    let mut t = text.trim_end();
+    loop {
+        let line_start = t.rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let line = &t[line_start..];
+        // A `#` outside a string starts a comment (strings have no escapes).
+        let mut in_string = false;
+        let mut cut = None;
+        for (i, c) in line.char_indices() {
+            match c {
+                '"' => in_string = !in_string,
+                '#' if !in_string => {
+                    cut = Some(i);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        match cut {
+            Some(i) => t = t[..line_start + i].trim_end(),
+            None => return t.len(),
+        }
+    }
 }
