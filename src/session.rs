@@ -205,6 +205,7 @@ impl Session {
                 Ok(n) => Reply::text(self.random(n)),
                 Err(e) => Reply::text(format!("{e}\n")),
             },
+            "move" if rest.is_empty() => Reply::text("`move` needs a move name, e.g. `move s3`; `moves` lists them\n"),
             "move" => Reply::text(self.play(rest)),
             _ => Reply::text(self.play(line)),
         }
@@ -225,7 +226,7 @@ impl Session {
             }
             let known_move = self.game.moves.iter().any(|d| d.name == name) || self.could_be_move(name);
             let mut msg = if known_move { format!("`{name}` is not a legal move now") } else { format!("unknown command or move `{name}`") };
-            if let Some(h) = did_you_mean(name, names.iter().map(|s| s.as_str()).chain(COMMANDS.iter().copied())) {
+            if let Some(h) = did_you_mean(name, names.iter().map(|s| s.as_str()).chain(COMMANDS.iter().copied())).filter(|_| !known_move) {
                 let _ = write!(msg, "; {h}");
             }
             let _ = write!(msg, "\nlegal moves: {}\n(type `help` for commands)\n", names.join(" "));

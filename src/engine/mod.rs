@@ -176,7 +176,7 @@ impl Engine {
             }
             return Ok(());
         }
-        if self.game.avoids.is_empty() || out.len() < 2 && self.game.avoids.is_empty() {
+        if self.game.avoids.is_empty() {
             return Ok(());
         }
         // `avoid`: drop the moves whose result it names, unless all do.
@@ -219,8 +219,12 @@ impl Engine {
         Ok(bad)
     }
 
+    /// An empty buffer from the pool (buffers are reused, so nothing is
+    /// allocated once the pool is warm).
     fn take_scratch(&mut self) -> Vec<Move> {
-        self.scratch.pop().unwrap_or_default()
+        let mut v = self.scratch.pop().unwrap_or_default();
+        v.clear();
+        v
     }
     fn give_scratch(&mut self, v: Vec<Move>) {
         self.scratch.push(v);
