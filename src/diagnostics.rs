@@ -21,7 +21,11 @@ impl Span {
     }
     /// A span from the start of `self` to the end of `other`.
     pub fn to(self, other: Span) -> Span {
-        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -40,7 +44,10 @@ pub struct Sources {
 
 impl Sources {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> u16 {
-        self.files.push(SourceFile { name: name.into(), text: text.into() });
+        self.files.push(SourceFile {
+            name: name.into(),
+            text: text.into(),
+        });
         (self.files.len() - 1) as u16
     }
     pub fn text(&self, span: Span) -> &str {
@@ -58,9 +65,26 @@ pub struct Note {
     pub text: String,
 }
 
-/// One problem, with where it is, what is wrong, and how to fix it.
+/// One problem, with where it is, what is wrong, and how to fix it. Boxed,
+/// so that results carrying one stay small.
 #[derive(Debug, Clone)]
-pub struct Diagnostic {
+pub struct Diagnostic(Box<DiagnosticData>);
+
+impl std::ops::Deref for Diagnostic {
+    type Target = DiagnosticData;
+    fn deref(&self) -> &DiagnosticData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Diagnostic {
+    fn deref_mut(&mut self) -> &mut DiagnosticData {
+        &mut self.0
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct DiagnosticData {
     pub message: String,
     /// Where the problem is; `None` for problems outside any file (a command
     /// line option naming a variant that does not exist, say).
@@ -72,10 +96,22 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { message: message.into(), span: Some(span), label: String::new(), notes: vec![], help: None }
+        Diagnostic(Box::new(DiagnosticData {
+            message: message.into(),
+            span: Some(span),
+            label: String::new(),
+            notes: vec![],
+            help: None,
+        }))
     }
     pub fn global(message: impl Into<String>) -> Self {
-        Diagnostic { message: message.into(), span: None, label: String::new(), notes: vec![], help: None }
+        Diagnostic(Box::new(DiagnosticData {
+            message: message.into(),
+            span: None,
+            label: String::new(),
+            notes: vec![],
+            help: None,
+        }))
     }
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
@@ -92,13 +128,19 @@ impl Diagnostic {
         self
     }
     pub fn note(mut self, span: Span, text: impl Into<String>) -> Self {
-        self.notes.push(Note { span, text: text.into() });
+        self.notes.push(Note {
+            span,
+            text: text.into(),
+        });
         self
     }
 }
 
 /// "did you mean `x`?" for the closest of `candidates` to `name`, if any is close.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     let mut best: Option<(f64, &str)> = None;
     for c in candidates {
         let score = strsim::jaro_winkler(name, c);
@@ -127,7 +169,10 @@ impl std::error::Error for Rendered {}
 
 impl miette::Diagnostic for Rendered {
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.diag
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
@@ -142,7 +187,10 @@ impl miette::Diagnostic for Rendered {
         // rendered as related diagnostics' text by `render`.
         for n in &self.diag.notes {
             if n.span.file == self.file {
-                labels.push(LabeledSpan::new_with_span(Some(n.text.clone()), SourceSpan::from(n.span.start..n.span.end)));
+                labels.push(LabeledSpan::new_with_span(
+                    Some(n.text.clone()),
+                    SourceSpan::from(n.span.start..n.span.end),
+                ));
             }
         }
         Some(Box::new(labels.into_iter()))
@@ -153,12 +201,21 @@ impl miette::Diagnostic for Rendered {
 /// in snapshots and when output is not a terminal; with `color`, as miette's
 /// fancy terminal output.
 pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
-    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100).with_links(false);
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .with_links(false);
     let mut out = String::new();
     for d in diags {
         let file = d.span.map(|s| s.file).unwrap_or(0);
-        let source = d.span.and_then(|s| sources.files.get(s.file as usize)).map(|f| NamedSource::new(f.name.clone(), f.text.clone()));
+        let source = d
+            .span
+            .and_then(|s| sources.files.get(s.file as usize))
+            .map(|f| NamedSource::new(f.name.clone(), f.text.clone()));
         let mut diag = d.clone();
         // A note in another file (a base rule file) is told in words.
         for n in d.notes.iter().filter(|n| n.span.file != file) {
@@ -183,7 +240,12 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
     (line, col)
 }
 

@@ -9,7 +9,11 @@ pub fn board(g: &Game, pos: &Position) -> String {
     let cell = |s: u16| {
         let site = &g.sites[s as usize];
         let c = pos.counts[s as usize];
-        let count = if site.kind == SiteKind::Store { format!("[{c}]") } else { c.to_string() };
+        let count = if site.kind == SiteKind::Store {
+            format!("[{c}]")
+        } else {
+            c.to_string()
+        };
         (site.name.clone(), count)
     };
     let mut out = String::new();
@@ -66,7 +70,10 @@ pub fn board(g: &Game, pos: &Position) -> String {
 fn default_rows(g: &Game) -> Vec<Vec<Option<u16>>> {
     let mut rows = Vec::new();
     for owner in (0..g.players.len()).map(|p| Some(p as u8)).chain([None]) {
-        let row: Vec<Option<u16>> = (0..g.sites.len()).filter(|&s| g.sites[s].owner == owner && g.sites[s].kind != SiteKind::Reserve).map(|s| Some(s as u16)).collect();
+        let row: Vec<Option<u16>> = (0..g.sites.len())
+            .filter(|&s| g.sites[s].owner == owner && g.sites[s].kind != SiteKind::Reserve)
+            .map(|s| Some(s as u16))
+            .collect();
         if !row.is_empty() {
             rows.push(row);
         }
@@ -76,8 +83,17 @@ fn default_rows(g: &Game) -> Vec<Vec<Option<u16>>> {
 
 /// "south wins, 25 to 23", "a draw, 24 to 24", "p1 and p3 share the win ...".
 pub fn outcome(g: &Game, o: &Outcome) -> String {
-    let scores = o.scores.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" to ");
-    let names: Vec<&str> = o.winners.iter().map(|&p| g.players[p as usize].as_str()).collect();
+    let scores = o
+        .scores
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" to ");
+    let names: Vec<&str> = o
+        .winners
+        .iter()
+        .map(|&p| g.players[p as usize].as_str())
+        .collect();
     let who = if o.winners.len() == g.players.len() && g.players.len() > 1 {
         "a draw".to_string()
     } else if names.len() == 1 {
@@ -85,7 +101,13 @@ pub fn outcome(g: &Game, o: &Outcome) -> String {
     } else {
         format!("{} share the win", join_and(&names))
     };
-    let board = g.players.iter().zip(&o.scores).map(|(p, s)| format!("{p} {s}")).collect::<Vec<_>>().join(", ");
+    let board = g
+        .players
+        .iter()
+        .zip(&o.scores)
+        .map(|(p, s)| format!("{p} {s}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let _ = scores;
     format!("game over: {who} ({board})")
 }

@@ -40,7 +40,10 @@ pub struct Reply {
 
 impl Reply {
     fn text(text: impl Into<String>) -> Self {
-        Reply { text: text.into(), quit: false }
+        Reply {
+            text: text.into(),
+            quit: false,
+        }
     }
 }
 
@@ -54,7 +57,10 @@ pub struct Session {
     buf: Vec<Move>,
 }
 
-pub const COMMANDS: &[&str] = &["help", "moves", "board", "undo", "redo", "new", "set", "position", "json", "save", "load", "history", "info", "random", "quit", "exit"];
+pub const COMMANDS: &[&str] = &[
+    "help", "moves", "board", "undo", "redo", "new", "set", "position", "json", "save", "load",
+    "history", "info", "random", "quit", "exit",
+];
 
 const HELP: &str = "\
 Commands (a move is typed by its name, as `moves` lists them; `move NAME` works too):
@@ -76,22 +82,42 @@ Commands (a move is typed by its name, as `moves` lists them; `move NAME` works 
 
 impl Session {
     pub fn new(setup: Setup) -> Result<Session, Failure> {
-        let config = Config { variants: setup.variants.clone(), settings: setup.settings.clone() };
+        let config = Config {
+            variants: setup.variants.clone(),
+            settings: setup.settings.clone(),
+        };
         let game = Arc::new(compile_file(&setup.rules, &config)?);
         let engine = Engine::new(game.clone()).map_err(|h| Failure {
-            diagnostics: vec![crate::diagnostics::Diagnostic::global(format!("the setup failed: {}", halt_text(&h)))],
+            diagnostics: vec![crate::diagnostics::Diagnostic::global(format!(
+                "the setup failed: {}",
+                halt_text(&h)
+            ))],
             sources: game.sources.clone(),
         })?;
         let rng = ChaCha8Rng::seed_from_u64(setup.seed);
-        Ok(Session { setup, game, engine, history: vec![], redo: vec![], rng, buf: vec![] })
+        Ok(Session {
+            setup,
+            game,
+            engine,
+            history: vec![],
+            redo: vec![],
+            rng,
+            buf: vec![],
+        })
     }
 
     /// Starts a session from a saved record, replaying its steps.
     pub fn from_record(rec: &Record) -> Result<Session, String> {
-        let setup = Setup { rules: rec.rules.clone(), variants: rec.variants.clone(), settings: rec.settings.clone(), seed: rec.seed };
+        let setup = Setup {
+            rules: rec.rules.clone(),
+            variants: rec.variants.clone(),
+            settings: rec.settings.clone(),
+            seed: rec.seed,
+        };
         let mut s = Session::new(setup).map_err(|f| f.render(false))?;
         for (i, step) in rec.moves.iter().enumerate() {
-            s.replay_step(step).map_err(|e| format!("step {} `{step}` of the record does not fit: {e}", i + 1))?;
+            s.replay_step(step)
+                .map_err(|e| format!("step {} `{step}` of the record does not fit: {e}", i + 1))?;
         }
         Ok(s)
     }
@@ -106,12 +132,29 @@ impl Session {
 
     /// The text shown when the session starts.
     pub fn banner(&mut self) -> String {
-        let mut s = format!("{} ({})", if self.game.name.is_empty() { "mancala" } else { &self.game.name }, self.setup.rules);
+        let mut s = format!(
+            "{} ({})",
+            if self.game.name.is_empty() {
+                "mancala"
+            } else {
+                &self.game.name
+            },
+            self.setup.rules
+        );
         if !self.game.variants_applied.is_empty() {
             let _ = write!(s, ", variant {}", self.game.variants_applied.join(" + "));
         }
         if !self.setup.settings.is_empty() {
-            let _ = write!(s, ", {}", self.setup.settings.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
+            let _ = write!(
+                s,
+                ", {}",
+                self.setup
+                    .settings
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
         }
         s.push_str("\nType a move, `moves` to list them, or `help`.\n");
         s.push_str(&self.show());
@@ -170,14 +213,25 @@ impl Session {
         match word {
             "" => Reply::text(""),
             "help" | "?" => Reply::text(format!("{HELP}\n")),
-            "quit" | "exit" => Reply { text: String::new(), quit: true },
+            "quit" | "exit" => Reply {
+                text: String::new(),
+                quit: true,
+            },
             "moves" => {
                 let names = self.legal_names();
-                Reply::text(if names.is_empty() { "no legal moves: the game is over\n".to_string() } else { format!("{}\n", names.join(" ")) })
+                Reply::text(if names.is_empty() {
+                    "no legal moves: the game is over\n".to_string()
+                } else {
+                    format!("{}\n", names.join(" "))
+                })
             }
             "board" => Reply::text(self.show()),
             "undo" | "redo" => match count_arg(rest) {
-                Ok(n) => Reply::text(if word == "undo" { self.undo(n) } else { self.redo(n) }),
+                Ok(n) => Reply::text(if word == "undo" {
+                    self.undo(n)
+                } else {
+                    self.redo(n)
+                }),
                 Err(e) => Reply::text(format!("{e}\n")),
             },
             "new" => {
@@ -205,7 +259,9 @@ impl Session {
                 Ok(n) => Reply::text(self.random(n)),
                 Err(e) => Reply::text(format!("{e}\n")),
             },
-            "move" if rest.is_empty() => Reply::text("`move` needs a move name, e.g. `move s3`; `moves` lists them\n"),
+            "move" if rest.is_empty() => {
+                Reply::text("`move` needs a move name, e.g. `move s3`; `moves` lists them\n")
+            }
             "move" => Reply::text(self.play(rest)),
             _ => Reply::text(self.play(line)),
         }
@@ -214,7 +270,10 @@ impl Session {
     fn play(&mut self, name: &str) -> String {
         let mut buf = std::mem::take(&mut self.buf);
         let r = self.engine.legal_moves(&mut buf);
-        let found = buf.iter().copied().find(|m| self.engine.move_name(*m) == name);
+        let found = buf
+            .iter()
+            .copied()
+            .find(|m| self.engine.move_name(*m) == name);
         let names: Vec<String> = buf.iter().map(|m| self.engine.move_name(*m)).collect();
         self.buf = buf;
         if let Err(h) = r {
@@ -224,12 +283,29 @@ impl Session {
             if names.is_empty() {
                 return format!("`{name}`: the game is over; `undo`, `new` or `quit`\n");
             }
-            let known_move = self.game.moves.iter().any(|d| d.name == name) || self.could_be_move(name);
-            let mut msg = if known_move { format!("`{name}` is not a legal move now") } else { format!("unknown command or move `{name}`") };
-            if let Some(h) = did_you_mean(name, names.iter().map(|s| s.as_str()).chain(COMMANDS.iter().copied())).filter(|_| !known_move) {
+            let known_move =
+                self.game.moves.iter().any(|d| d.name == name) || self.could_be_move(name);
+            let mut msg = if known_move {
+                format!("`{name}` is not a legal move now")
+            } else {
+                format!("unknown command or move `{name}`")
+            };
+            if let Some(h) = did_you_mean(
+                name,
+                names
+                    .iter()
+                    .map(|s| s.as_str())
+                    .chain(COMMANDS.iter().copied()),
+            )
+            .filter(|_| !known_move)
+            {
                 let _ = write!(msg, "; {h}");
             }
-            let _ = write!(msg, "\nlegal moves: {}\n(type `help` for commands)\n", names.join(" "));
+            let _ = write!(
+                msg,
+                "\nlegal moves: {}\n(type `help` for commands)\n",
+                names.join(" ")
+            );
             return msg;
         };
         let mover = self.engine.to_move();
@@ -250,7 +326,9 @@ impl Session {
     fn undo(&mut self, n: usize) -> String {
         let mut done = 0;
         while done < n {
-            let Some(step) = self.history.pop() else { break };
+            let Some(step) = self.history.pop() else {
+                break;
+            };
             self.engine.undo();
             self.redo.push(step);
             done += 1;
@@ -293,7 +371,10 @@ impl Session {
             if t.is_empty() {
                 continue;
             }
-            if t == "=" || t.starts_with('=') || (t.chars().all(|c| c.is_ascii_digit() || c == ',') && !tokens.is_empty()) {
+            if t == "="
+                || t.starts_with('=')
+                || (t.chars().all(|c| c.is_ascii_digit() || c == ',') && !tokens.is_empty())
+            {
                 let last = tokens.last_mut().ok_or("`=` needs a name before it")?;
                 if !last.ends_with('=') && !t.starts_with('=') && last.contains('=') {
                     last.push(',');
@@ -318,17 +399,39 @@ impl Session {
             match name {
                 "turn" => {
                     pos.turn.to_move = g.player_by_name(value).ok_or_else(|| {
-                        format!("no player `{value}`{}; players: {}", suggest(value, g.players.iter().map(|s| s.as_str())), g.players.join(", "))
+                        format!(
+                            "no player `{value}`{}; players: {}",
+                            suggest(value, g.players.iter().map(|s| s.as_str())),
+                            g.players.join(", ")
+                        )
                     })?;
                 }
                 "phase" => {
-                    let i = g.phases.iter().position(|p| p.name == value).ok_or_else(|| format!("no phase `{value}`; phases: {}", g.phases.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")))?;
+                    let i = g
+                        .phases
+                        .iter()
+                        .position(|p| p.name == value)
+                        .ok_or_else(|| {
+                            format!(
+                                "no phase `{value}`; phases: {}",
+                                g.phases
+                                    .iter()
+                                    .map(|p| p.name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            )
+                        })?;
                     pos.turn.phase = i as u8;
                 }
                 _ => {
                     let values: Vec<i32> = value
                         .split(',')
-                        .map(|v| v.parse::<i32>().ok().filter(|c| (0..=1_000_000).contains(c)).ok_or_else(|| format!("`{v}` is not a count (0 to 1000000)")))
+                        .map(|v| {
+                            v.parse::<i32>()
+                                .ok()
+                                .filter(|c| (0..=1_000_000).contains(c))
+                                .ok_or_else(|| format!("`{v}` is not a count (0 to 1000000)"))
+                        })
                         .collect::<Result<_, _>>()?;
                     if let Some(s) = g.site_by_name(name) {
                         if values.len() != 1 {
@@ -336,13 +439,26 @@ impl Session {
                         }
                         pos.counts[s as usize] = values[0];
                     } else {
-                        let members: Vec<usize> = (0..g.sites.len()).filter(|&i| g.sites[i].family.as_ref().is_some_and(|f| f.0 == name)).collect();
+                        let members: Vec<usize> = (0..g.sites.len())
+                            .filter(|&i| g.sites[i].family.as_ref().is_some_and(|f| f.0 == name))
+                            .collect();
                         if members.is_empty() {
-                            let names = g.sites.iter().map(|s| s.name.as_str()).chain(["turn", "phase", "clear"]);
-                            return Err(format!("no site or family `{name}`{}", suggest(name, names)));
+                            let names = g
+                                .sites
+                                .iter()
+                                .map(|s| s.name.as_str())
+                                .chain(["turn", "phase", "clear"]);
+                            return Err(format!(
+                                "no site or family `{name}`{}",
+                                suggest(name, names)
+                            ));
                         }
                         if values.len() != members.len() {
-                            return Err(format!("`{name}` has {} sites, but {} counts were given", members.len(), values.len()));
+                            return Err(format!(
+                                "`{name}` has {} sites, but {} counts were given",
+                                members.len(),
+                                values.len()
+                            ));
                         }
                         for (i, v) in members.iter().zip(values) {
                             pos.counts[*i] = v;
@@ -372,9 +488,18 @@ impl Session {
         while i < g.sites.len() {
             match &g.sites[i].family {
                 Some((fam, _)) => {
-                    let members: Vec<usize> = (0..g.sites.len()).filter(|&j| g.sites[j].family.as_ref().is_some_and(|f| &f.0 == fam)).collect();
+                    let members: Vec<usize> = (0..g.sites.len())
+                        .filter(|&j| g.sites[j].family.as_ref().is_some_and(|f| &f.0 == fam))
+                        .collect();
                     if members[0] == i {
-                        parts.push(format!("{fam}={}", members.iter().map(|&j| pos.counts[j].to_string()).collect::<Vec<_>>().join(",")));
+                        parts.push(format!(
+                            "{fam}={}",
+                            members
+                                .iter()
+                                .map(|&j| pos.counts[j].to_string())
+                                .collect::<Vec<_>>()
+                                .join(",")
+                        ));
                     }
                 }
                 None => parts.push(format!("{}={}", g.sites[i].name, pos.counts[i])),
@@ -473,7 +598,11 @@ impl Session {
             return "`save` needs a file name\n".into();
         }
         match std::fs::write(path, self.record().to_json() + "\n") {
-            Ok(()) => format!("saved {} step{} to {path}\n", self.history.len(), plural(self.history.len())),
+            Ok(()) => format!(
+                "saved {} step{} to {path}\n",
+                self.history.len(),
+                plural(self.history.len())
+            ),
             Err(e) => format!("cannot save to {path}: {e}\n"),
         }
     }
@@ -502,11 +631,20 @@ impl Session {
         }
         let mut buf = std::mem::take(&mut self.buf);
         let r = self.engine.legal_moves(&mut buf);
-        let found = buf.iter().copied().find(|m| self.engine.move_name(*m) == step);
+        let found = buf
+            .iter()
+            .copied()
+            .find(|m| self.engine.move_name(*m) == step);
         let legal: Vec<String> = buf.iter().map(|m| self.engine.move_name(*m)).collect();
         self.buf = buf;
         r.map_err(|h| halt_text(&h))?;
-        let mv = found.ok_or_else(|| if legal.is_empty() { "the game is already over".to_string() } else { format!("not a legal move here (legal: {})", legal.join(" ")) })?;
+        let mv = found.ok_or_else(|| {
+            if legal.is_empty() {
+                "the game is already over".to_string()
+            } else {
+                format!("not a legal move here (legal: {})", legal.join(" "))
+            }
+        })?;
         self.engine.apply(mv).map_err(|h| halt_text(&h))?;
         self.history.push(Step::Move(mv));
         Ok(())
@@ -514,18 +652,36 @@ impl Session {
 
     fn info(&self) -> String {
         let g = &self.game;
-        let mut s = format!("{} from {}\nplayers: {}\n", g.name, self.setup.rules, g.players.join(", "));
+        let mut s = format!(
+            "{} from {}\nplayers: {}\n",
+            g.name,
+            self.setup.rules,
+            g.players.join(", ")
+        );
         if !g.options.is_empty() {
             s.push_str("options:\n");
             for o in &g.options {
-                let range = o.range.map(|(a, b)| format!(" in {a}..{b}")).unwrap_or_default();
-                let _ = writeln!(s, "  {} = {}{range}  {}", o.name, crate::engine::game::value_text(o.value), o.doc);
+                let range = o
+                    .range
+                    .map(|(a, b)| format!(" in {a}..{b}"))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    s,
+                    "  {} = {}{range}  {}",
+                    o.name,
+                    crate::engine::game::value_text(o.value),
+                    o.doc
+                );
             }
         }
         if !g.variants.is_empty() {
             s.push_str("variants:\n");
             for v in &g.variants {
-                let on = if g.variants_applied.contains(&v.name) { " (in play)" } else { "" };
+                let on = if g.variants_applied.contains(&v.name) {
+                    " (in play)"
+                } else {
+                    ""
+                };
                 let _ = writeln!(s, "  {}{on}  {}", v.name, v.doc);
             }
         }
@@ -558,7 +714,10 @@ fn count_arg(rest: &str) -> Result<usize, String> {
     if rest.is_empty() {
         return Ok(1);
     }
-    rest.parse::<usize>().ok().filter(|n| *n >= 1 && *n <= 100_000).ok_or_else(|| format!("`{rest}` is not a count from 1 to 100000"))
+    rest.parse::<usize>()
+        .ok()
+        .filter(|n| *n >= 1 && *n <= 100_000)
+        .ok_or_else(|| format!("`{rest}` is not a count from 1 to 100000"))
 }
 
 fn plural(n: usize) -> &'static str {
@@ -566,7 +725,9 @@ fn plural(n: usize) -> &'static str {
 }
 
 fn suggest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> String {
-    did_you_mean(name, names).map(|h| format!(" ({h})")).unwrap_or_default()
+    did_you_mean(name, names)
+        .map(|h| format!(" ({h})"))
+        .unwrap_or_default()
 }
 
 pub fn halt_text(h: &Halt) -> String {
@@ -575,4 +736,3 @@ pub fn halt_text(h: &Halt) -> String {
         Halt::Error(e) => e.clone(),
     }
 }
-

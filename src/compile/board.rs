@@ -19,19 +19,35 @@ impl Compiler {
             })
             .collect();
         let Some(decl) = decls.first() else {
-            self.error(Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no players").label("in this file").help("add e.g. `players south, north`; the first moves first"));
+            self.error(
+                Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no players")
+                    .label("in this file")
+                    .help("add e.g. `players south, north`; the first moves first"),
+            );
             return;
         };
         for extra in &decls[1..] {
-            self.error(Diagnostic::error(extra.span, "players are declared twice").label("second declaration").note(decl.span, "first declaration"));
+            self.error(
+                Diagnostic::error(extra.span, "players are declared twice")
+                    .label("second declaration")
+                    .note(decl.span, "first declaration"),
+            );
         }
         for pat in &decl.names {
             match &pat.range {
                 None => self.add_player(&pat.name, pat.name.name.clone()),
                 Some((a, b)) => {
-                    let Some((lo, hi)) = self.const_range(a, b, &[]) else { continue };
+                    let Some((lo, hi)) = self.const_range(a, b, &[]) else {
+                        continue;
+                    };
                     if hi < lo || hi - lo >= 64 {
-                        self.error(Diagnostic::error(a.span.to(b.span), format!("{lo}..{hi} is not a range of 1 to 64 players")).label("bad player range"));
+                        self.error(
+                            Diagnostic::error(
+                                a.span.to(b.span),
+                                format!("{lo}..{hi} is not a range of 1 to 64 players"),
+                            )
+                            .label("bad player range"),
+                        );
                         continue;
                     }
                     for i in lo..=hi {
@@ -41,13 +57,21 @@ impl Compiler {
             }
         }
         if self.game.players.len() > 64 {
-            self.error(Diagnostic::error(decl.span, "at most 64 players").label("too many players"));
+            self.error(
+                Diagnostic::error(decl.span, "at most 64 players").label("too many players"),
+            );
         }
     }
 
     fn add_player(&mut self, at: &Ident, name: String) {
         let id = self.game.players.len() as u8;
-        if self.declare(&Ident { name: name.clone(), span: at.span }, Global::Player(id)) {
+        if self.declare(
+            &Ident {
+                name: name.clone(),
+                span: at.span,
+            },
+            Global::Player(id),
+        ) {
             self.game.players.push(name);
         }
     }
@@ -59,7 +83,11 @@ impl Compiler {
             }
         }
         if !items.iter().any(|i| matches!(i, Item::Site(_))) {
-            self.error(Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no sites").label("in this file").help("declare the board, e.g. `pit s[1..6] owner south`"));
+            self.error(
+                Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no sites")
+                    .label("in this file")
+                    .help("declare the board, e.g. `pit s[1..6] owner south`"),
+            );
         }
         self.tables();
         for item in items {
@@ -78,7 +106,11 @@ impl Compiler {
             .collect();
         if let Some(l) = layouts.first() {
             for extra in &layouts[1..] {
-                self.error(Diagnostic::error(extra.span, "a second layout").label("one layout per game").note(l.span, "first layout"));
+                self.error(
+                    Diagnostic::error(extra.span, "a second layout")
+                        .label("one layout per game")
+                        .note(l.span, "first layout"),
+                );
             }
             let mut rows = Vec::new();
             for row in &l.rows {
@@ -94,7 +126,10 @@ impl Compiler {
             self.game.layout = Some(Layout { rows });
         }
         for (name, members) in self.site_families.clone() {
-            let members = members.into_iter().map(|(k, s)| (k, Value::Site(s))).collect();
+            let members = members
+                .into_iter()
+                .map(|(k, s)| (k, Value::Site(s)))
+                .collect();
             self.game.families.push(Family { name, members });
         }
     }
@@ -103,17 +138,31 @@ impl Compiler {
         for name in &d.names {
             match &name.index {
                 None => {
-                    let Some(owner) = self.owner(d, &[]) else { continue };
+                    let Some(owner) = self.owner(d, &[]) else {
+                        continue;
+                    };
                     let id = self.game.sites.len() as SiteId;
                     if self.declare(&name.name, Global::Site(id)) {
-                        self.game.sites.push(Site { name: name.name.name.clone(), kind: d.kind, owner, family: None });
+                        self.game.sites.push(Site {
+                            name: name.name.name.clone(),
+                            kind: d.kind,
+                            owner,
+                            family: None,
+                        });
                     }
                 }
                 Some(IndexSpec::Single(e)) => {
                     self.error(
-                        Diagnostic::error(e.span, "a site is declared one at a time or as a whole family")
-                            .label("a single index")
-                            .help(format!("declare the family at once, e.g. `{} {}[1..6]`", d.kind.word(), name.name.name)),
+                        Diagnostic::error(
+                            e.span,
+                            "a site is declared one at a time or as a whole family",
+                        )
+                        .label("a single index")
+                        .help(format!(
+                            "declare the family at once, e.g. `{} {}[1..6]`",
+                            d.kind.word(),
+                            name.name.name
+                        )),
                     );
                 }
                 Some(IndexSpec::Domain(var, dom)) => {
@@ -131,11 +180,17 @@ impl Compiler {
                     }
                     let mut members = Vec::new();
                     for key in keys {
-                        let env: Vec<(String, Value)> = var.iter().map(|v| (v.name.clone(), key)).collect();
-                        let Some(owner) = self.owner(d, &env) else { break };
+                        let env: Vec<(String, Value)> =
+                            var.iter().map(|v| (v.name.clone(), key)).collect();
+                        let Some(owner) = self.owner(d, &env) else {
+                            break;
+                        };
                         let (label, index) = match key {
                             Value::Int(i) => (format!("{}{}", name.name.name, i), i),
-                            Value::Player(p) => (format!("{}-{}", name.name.name, self.game.players[p as usize]), p as i64),
+                            Value::Player(p) => (
+                                format!("{}-{}", name.name.name, self.game.players[p as usize]),
+                                p as i64,
+                            ),
                             _ => continue,
                         };
                         let id = self.game.sites.len() as SiteId;
@@ -147,8 +202,14 @@ impl Compiler {
                             );
                             continue;
                         }
-                        self.globals.insert(label.clone(), (Global::Site(id), name.span));
-                        self.game.sites.push(Site { name: label, kind: d.kind, owner, family: Some((name.name.name.clone(), index)) });
+                        self.globals
+                            .insert(label.clone(), (Global::Site(id), name.span));
+                        self.game.sites.push(Site {
+                            name: label,
+                            kind: d.kind,
+                            owner,
+                            family: Some((name.name.name.clone(), index)),
+                        });
                         members.push((key, id));
                     }
                     self.site_families.push((name.name.name.clone(), members));
@@ -162,7 +223,11 @@ impl Compiler {
         match self.const_eval(e, env)? {
             Value::Player(p) => Some(Some(p)),
             _ => {
-                self.error(Diagnostic::error(e.span, "an owner must be a player").label("not a player").help(format!("players: {}", self.game.players.join(", "))));
+                self.error(
+                    Diagnostic::error(e.span, "an owner must be a player")
+                        .label("not a player")
+                        .help(format!("players: {}", self.game.players.join(", "))),
+                );
                 None
             }
         }
@@ -170,15 +235,32 @@ impl Compiler {
 
     pub(crate) fn domain_values(&mut self, d: &Domain) -> Option<Vec<Value>> {
         match d {
-            Domain::Players(_) => Some((0..self.game.players.len() as u8).map(Value::Player).collect()),
+            Domain::Players(_) => Some(
+                (0..self.game.players.len() as u8)
+                    .map(Value::Player)
+                    .collect(),
+            ),
             Domain::Range(a, b) => {
                 let (lo, hi) = self.const_range(a, b, &[])?;
                 if hi < lo {
-                    self.error(Diagnostic::error(a.span.to(b.span), format!("the range {lo}..{hi} is empty")).label("empty range").help("ranges count upwards, `lo..hi`"));
+                    self.error(
+                        Diagnostic::error(
+                            a.span.to(b.span),
+                            format!("the range {lo}..{hi} is empty"),
+                        )
+                        .label("empty range")
+                        .help("ranges count upwards, `lo..hi`"),
+                    );
                     return None;
                 }
                 if hi - lo >= MAX_SITES as i64 {
-                    self.error(Diagnostic::error(a.span.to(b.span), format!("the range {lo}..{hi} is too large")).label("too large"));
+                    self.error(
+                        Diagnostic::error(
+                            a.span.to(b.span),
+                            format!("the range {lo}..{hi} is too large"),
+                        )
+                        .label("too large"),
+                    );
                     return None;
                 }
                 Some((lo..=hi).map(Value::Int).collect())
@@ -189,7 +271,10 @@ impl Compiler {
     /// `kind_sets` and `owned`, from the sites.
     fn tables(&mut self) {
         let np = self.game.players.len();
-        for (k, kind) in [SiteKind::Pit, SiteKind::Store, SiteKind::Reserve].into_iter().enumerate() {
+        for (k, kind) in [SiteKind::Pit, SiteKind::Store, SiteKind::Reserve]
+            .into_iter()
+            .enumerate()
+        {
             let mut per_owner = Vec::new();
             for owner in 0..=np {
                 let set: Vec<SiteId> = (0..self.game.sites.len())
@@ -204,7 +289,12 @@ impl Compiler {
             self.game.kind_sets[k] = per_owner;
             self.game.owned[k] = (0..np)
                 .map(|p| {
-                    let mine: Vec<usize> = (0..self.game.sites.len()).filter(|&i| self.game.sites[i].kind == kind && self.game.sites[i].owner == Some(p as u8)).collect();
+                    let mine: Vec<usize> = (0..self.game.sites.len())
+                        .filter(|&i| {
+                            self.game.sites[i].kind == kind
+                                && self.game.sites[i].owner == Some(p as u8)
+                        })
+                        .collect();
                     (mine.len() == 1).then(|| mine[0] as SiteId)
                 })
                 .collect();
@@ -220,7 +310,12 @@ impl Compiler {
     }
 
     /// Resolves `s[3]` or `S` to one site at compile time.
-    fn one_site(&mut self, name: &Ident, index: Option<&Expr>, env: &[(String, Value)]) -> Option<SiteId> {
+    fn one_site(
+        &mut self,
+        name: &Ident,
+        index: Option<&Expr>,
+        env: &[(String, Value)],
+    ) -> Option<SiteId> {
         match (self.globals.get(&name.name).map(|g| g.0.clone()), index) {
             (Some(Global::Site(s)), None) => Some(s),
             (Some(Global::SiteFamily(f)), Some(ix)) => {
@@ -228,15 +323,34 @@ impl Compiler {
                 self.family_member(f, key, ix.span)
             }
             (Some(Global::SiteFamily(_)), None) => {
-                self.error(Diagnostic::error(name.span, format!("`{}` is a family of sites; name one of them", name.name)).label("which one?").help(format!("e.g. `{}[1]`", name.name)));
+                self.error(
+                    Diagnostic::error(
+                        name.span,
+                        format!("`{}` is a family of sites; name one of them", name.name),
+                    )
+                    .label("which one?")
+                    .help(format!("e.g. `{}[1]`", name.name)),
+                );
                 None
             }
             (Some(Global::Site(_)), Some(ix)) => {
-                self.error(Diagnostic::error(ix.span, format!("`{}` is a single site, not a family", name.name)).label("remove this index"));
+                self.error(
+                    Diagnostic::error(
+                        ix.span,
+                        format!("`{}` is a single site, not a family", name.name),
+                    )
+                    .label("remove this index"),
+                );
                 None
             }
             (Some(other), _) => {
-                self.error(Diagnostic::error(name.span, format!("`{}` is {}, not a site", name.name, other.word())).label("not a site"));
+                self.error(
+                    Diagnostic::error(
+                        name.span,
+                        format!("`{}` is {}, not a site", name.name, other.word()),
+                    )
+                    .label("not a site"),
+                );
                 None
             }
             (None, _) => {
@@ -248,7 +362,11 @@ impl Compiler {
     }
 
     pub(crate) fn site_names(&self) -> Vec<String> {
-        self.globals.iter().filter(|(_, (g, _))| matches!(g, Global::Site(_) | Global::SiteFamily(_))).map(|(k, _)| k.clone()).collect()
+        self.globals
+            .iter()
+            .filter(|(_, (g, _))| matches!(g, Global::Site(_) | Global::SiteFamily(_)))
+            .map(|(k, _)| k.clone())
+            .collect()
     }
 
     pub(crate) fn family_member(&mut self, f: u16, key: Value, span: Span) -> Option<SiteId> {
@@ -274,14 +392,27 @@ impl Compiler {
     pub(crate) fn site_run(&mut self, item: &TrackItem) -> Vec<SiteId> {
         match &item.index {
             Some(IndexArg::Range(a, b)) => {
-                let Some(Global::SiteFamily(f)) = self.globals.get(&item.name.name).map(|g| g.0.clone()) else {
+                let Some(Global::SiteFamily(f)) =
+                    self.globals.get(&item.name.name).map(|g| g.0.clone())
+                else {
                     return self.one_site(&item.name, None, &[]).into_iter().collect();
                 };
-                let Some((lo, hi)) = self.const_range(a, b, &[]) else { return vec![] };
-                let keys: Vec<i64> = if lo <= hi { (lo..=hi).collect() } else { (hi..=lo).rev().collect() };
-                keys.into_iter().filter_map(|k| self.family_member(f, Value::Int(k), a.span.to(b.span))).collect()
+                let Some((lo, hi)) = self.const_range(a, b, &[]) else {
+                    return vec![];
+                };
+                let keys: Vec<i64> = if lo <= hi {
+                    (lo..=hi).collect()
+                } else {
+                    (hi..=lo).rev().collect()
+                };
+                keys.into_iter()
+                    .filter_map(|k| self.family_member(f, Value::Int(k), a.span.to(b.span)))
+                    .collect()
             }
-            Some(IndexArg::Single(e)) => self.one_site(&item.name, Some(e), &[]).into_iter().collect(),
+            Some(IndexArg::Single(e)) => self
+                .one_site(&item.name, Some(e), &[])
+                .into_iter()
+                .collect(),
             None => self.one_site(&item.name, None, &[]).into_iter().collect(),
         }
     }
@@ -297,7 +428,10 @@ impl Compiler {
             let envs: Vec<Vec<(String, Value)>> = match &pair.each {
                 None => vec![vec![]],
                 Some((var, dom)) => match self.domain_values(dom) {
-                    Some(vals) => vals.into_iter().map(|v| vec![(var.name.clone(), v)]).collect(),
+                    Some(vals) => vals
+                        .into_iter()
+                        .map(|v| vec![(var.name.clone(), v)])
+                        .collect(),
                     None => continue,
                 },
             };
@@ -312,10 +446,18 @@ impl Compiler {
                 for (x, y) in links {
                     if let Some(prev) = map[x as usize].filter(|p| *p != y) {
                         let site = self.game.sites[x as usize].name.clone();
-                        let d = Diagnostic::error(pair.span, format!("relation `{}` gives `{site}` two partners, `{}` and `{}`", r.name.name, self.game.sites[prev as usize].name, self.game.sites[y as usize].name))
-                            .label("second partner")
-                            .note(set_at[x as usize].unwrap_or(pair.span), "first partner")
-                            .help("a relation maps each site to at most one other");
+                        let d = Diagnostic::error(
+                            pair.span,
+                            format!(
+                                "relation `{}` gives `{site}` two partners, `{}` and `{}`",
+                                r.name.name,
+                                self.game.sites[prev as usize].name,
+                                self.game.sites[y as usize].name
+                            ),
+                        )
+                        .label("second partner")
+                        .note(set_at[x as usize].unwrap_or(pair.span), "first partner")
+                        .help("a relation maps each site to at most one other");
                         self.error(d);
                     }
                     map[x as usize] = Some(y);
@@ -347,7 +489,9 @@ impl Compiler {
         let label = match &t.name.index {
             None => t.name.name.name.clone(),
             Some(IndexSpec::Single(e)) => {
-                let Some(key) = self.const_eval(e, &[]) else { return };
+                let Some(key) = self.const_eval(e, &[]) else {
+                    return;
+                };
                 let fam = match self.globals.get(&t.name.name.name).map(|g| g.0.clone()) {
                     Some(Global::TrackFamily(f)) => f,
                     Some(_) => {
@@ -363,7 +507,16 @@ impl Compiler {
                 };
                 let members = &mut self.track_families[fam as usize].1;
                 if members.iter().any(|(k, _)| *k == key) {
-                    self.error(Diagnostic::error(t.name.span, format!("track `{}` is declared twice for this index", t.name.name.name)).label("again"));
+                    self.error(
+                        Diagnostic::error(
+                            t.name.span,
+                            format!(
+                                "track `{}` is declared twice for this index",
+                                t.name.name.name
+                            ),
+                        )
+                        .label("again"),
+                    );
                     return;
                 }
                 members.push((key, id));
@@ -375,14 +528,27 @@ impl Compiler {
                 format!("{}[{}]", t.name.name.name, shown)
             }
             Some(IndexSpec::Domain(..)) => {
-                self.error(Diagnostic::error(t.name.span, "declare each track of a family with its own index").label("a range of tracks").help(format!("e.g. `track {}[south] ...`", t.name.name.name)));
+                self.error(
+                    Diagnostic::error(
+                        t.name.span,
+                        "declare each track of a family with its own index",
+                    )
+                    .label("a range of tracks")
+                    .help(format!("e.g. `track {}[south] ...`", t.name.name.name)),
+                );
                 return;
             }
         };
-        if t.name.index.is_none() && !self.declare(&t.name.name, crate::compile::Global::Track(id)) {
+        if t.name.index.is_none() && !self.declare(&t.name.name, crate::compile::Global::Track(id))
+        {
             return;
         }
-        self.game.tracks.push(Track { name: label, cyclic: t.cyclic, sites, position });
+        self.game.tracks.push(Track {
+            name: label,
+            cyclic: t.cyclic,
+            sites,
+            position,
+        });
     }
 
     /// Registers the track families as run-time lookup tables.
@@ -390,7 +556,13 @@ impl Compiler {
         let mut ids = Vec::new();
         for (name, members) in self.track_families.clone() {
             ids.push(self.game.families.len() as u16);
-            self.game.families.push(Family { name, members: members.into_iter().map(|(k, t)| (k, Value::Track(t))).collect() });
+            self.game.families.push(Family {
+                name,
+                members: members
+                    .into_iter()
+                    .map(|(k, t)| (k, Value::Track(t)))
+                    .collect(),
+            });
         }
         ids
     }

@@ -9,7 +9,11 @@ use crate::syntax::{ast::*, parse};
 
 /// Reads and parses a rule file and everything it extends.
 pub fn load_items(path: &str, sources: &mut Sources) -> Result<Vec<Item>, Vec<Diagnostic>> {
-    let text = std::fs::read_to_string(path).map_err(|e| vec![Diagnostic::global(format!("cannot read rule file `{path}`: {e}"))])?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        vec![Diagnostic::global(format!(
+            "cannot read rule file `{path}`: {e}"
+        ))]
+    })?;
     let mut chain = vec![canonical(Path::new(path))];
     load_text(path, &text, sources, &mut chain)
 }
@@ -18,7 +22,12 @@ fn canonical(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
-pub(crate) fn load_text(name: &str, text: &str, sources: &mut Sources, chain: &mut Vec<PathBuf>) -> Result<Vec<Item>, Vec<Diagnostic>> {
+pub(crate) fn load_text(
+    name: &str,
+    text: &str,
+    sources: &mut Sources,
+    chain: &mut Vec<PathBuf>,
+) -> Result<Vec<Item>, Vec<Diagnostic>> {
     let file = sources.add(name, text);
     let ast = parse(text, file).map_err(|d| vec![d])?;
     let mut extends: Option<Str> = None;
@@ -44,16 +53,31 @@ pub(crate) fn load_text(name: &str, text: &str, sources: &mut Sources, chain: &m
         return Err(diags);
     }
     let Some(base) = extends else { return Ok(own) };
-    let base_path = Path::new(name).parent().unwrap_or(Path::new("")).join(&base.value);
+    let base_path = Path::new(name)
+        .parent()
+        .unwrap_or(Path::new(""))
+        .join(&base.value);
     let canon = canonical(&base_path);
     if chain.contains(&canon) {
-        return Err(vec![Diagnostic::error(base.span, format!("`{}` extends itself, through a cycle of `extends`", base.value)).label("cycle")]);
+        return Err(vec![
+            Diagnostic::error(
+                base.span,
+                format!(
+                    "`{}` extends itself, through a cycle of `extends`",
+                    base.value
+                ),
+            )
+            .label("cycle"),
+        ]);
     }
     let base_text = std::fs::read_to_string(&base_path).map_err(|e| {
         vec![
-            Diagnostic::error(base.span, format!("cannot read `{}`: {e}", base_path.display()))
-                .label("extended here")
-                .help("the path is relative to the folder of this rule file"),
+            Diagnostic::error(
+                base.span,
+                format!("cannot read `{}`: {e}", base_path.display()),
+            )
+            .label("extended here")
+            .help("the path is relative to the folder of this rule file"),
         ]
     })?;
     chain.push(canon);

@@ -14,19 +14,45 @@ impl Compiler {
                 let ok = match (o.default, o.range) {
                     (Literal::Int(_), None) => {
                         self.error(
-                            Diagnostic::error(o.span, format!("option `{}` needs a range", o.name.name))
-                                .label("a number option without `in lo..hi`")
-                                .help(format!("give the values it may take, e.g. `option {} = {} in 1..10`", o.name.name, lit_text(o.default))),
+                            Diagnostic::error(
+                                o.span,
+                                format!("option `{}` needs a range", o.name.name),
+                            )
+                            .label("a number option without `in lo..hi`")
+                            .help(format!(
+                                "give the values it may take, e.g. `option {} = {} in 1..10`",
+                                o.name.name,
+                                lit_text(o.default)
+                            )),
                         );
                         false
                     }
                     (Literal::Bool(_), Some((_, _, rs))) => {
-                        self.error(Diagnostic::error(rs, format!("option `{}` is true or false; it takes no range", o.name.name)).label("remove this range"));
+                        self.error(
+                            Diagnostic::error(
+                                rs,
+                                format!(
+                                    "option `{}` is true or false; it takes no range",
+                                    o.name.name
+                                ),
+                            )
+                            .label("remove this range"),
+                        );
                         false
                     }
                     (Literal::Int(v), Some((lo, hi, rs))) => {
                         if lo > hi {
-                            self.error(Diagnostic::error(rs, format!("the range {lo}..{hi} of option `{}` is empty", o.name.name)).label("empty range").help(format!("write `{hi}..{lo}`")));
+                            self.error(
+                                Diagnostic::error(
+                                    rs,
+                                    format!(
+                                        "the range {lo}..{hi} of option `{}` is empty",
+                                        o.name.name
+                                    ),
+                                )
+                                .label("empty range")
+                                .help(format!("write `{hi}..{lo}`")),
+                            );
                             false
                         } else if v < lo || v > hi {
                             self.error(
@@ -64,7 +90,10 @@ impl Compiler {
         for v in &variants {
             if self.declare(&v.name, Global::Variant) {
                 declared_variants.push(*v);
-                self.game.variants.push(VariantInfo { name: v.name.name.clone(), doc: v.doc.as_ref().map(|d| d.value.clone()).unwrap_or_default() });
+                self.game.variants.push(VariantInfo {
+                    name: v.name.name.clone(),
+                    doc: v.doc.as_ref().map(|d| d.value.clone()).unwrap_or_default(),
+                });
             }
         }
         // Every variant is checked, chosen or not.
@@ -72,7 +101,10 @@ impl Compiler {
             let mut seen = Vec::new();
             self.variant_settings(v, &declared_variants, &decls, &mut seen, &mut Vec::new());
         }
-        let mut values: Vec<(String, Value)> = decls.iter().map(|o| (o.name.name.clone(), lit_value(o.default))).collect();
+        let mut values: Vec<(String, Value)> = decls
+            .iter()
+            .map(|o| (o.name.name.clone(), lit_value(o.default)))
+            .collect();
         for name in &config.variants {
             match declared_variants.iter().find(|v| &v.name.name == name) {
                 Some(v) => {
@@ -85,19 +117,33 @@ impl Compiler {
                     }
                 }
                 None => {
-                    let names: Vec<&str> = declared_variants.iter().map(|v| v.name.name.as_str()).collect();
+                    let names: Vec<&str> = declared_variants
+                        .iter()
+                        .map(|v| v.name.name.as_str())
+                        .collect();
                     let help = did_you_mean(name, names.iter().copied()).or_else(|| {
-                        Some(if names.is_empty() { "this rule file declares no variants".to_string() } else { format!("its variants: {}", names.join(", ")) })
+                        Some(if names.is_empty() {
+                            "this rule file declares no variants".to_string()
+                        } else {
+                            format!("its variants: {}", names.join(", "))
+                        })
                     });
-                    self.error(Diagnostic::global(format!("unknown variant `{name}`")).maybe_help(help));
+                    self.error(
+                        Diagnostic::global(format!("unknown variant `{name}`")).maybe_help(help),
+                    );
                 }
             }
         }
         for (name, text) in &config.settings {
             let Some(decl) = decls.iter().find(|o| &o.name.name == name) else {
                 let names: Vec<&str> = decls.iter().map(|o| o.name.name.as_str()).collect();
-                let help = did_you_mean(name, names.iter().copied())
-                    .or_else(|| Some(if names.is_empty() { "this rule file declares no options".into() } else { format!("its options: {}", names.join(", ")) }));
+                let help = did_you_mean(name, names.iter().copied()).or_else(|| {
+                    Some(if names.is_empty() {
+                        "this rule file declares no options".into()
+                    } else {
+                        format!("its options: {}", names.join(", "))
+                    })
+                });
                 self.error(Diagnostic::global(format!("unknown option `{name}`")).maybe_help(help));
                 continue;
             };
@@ -109,13 +155,21 @@ impl Compiler {
                 }
                 Err(msg) => {
                     let span = decl.range.map(|r| r.2).unwrap_or(decl.default_span);
-                    self.error(Diagnostic::error(span, format!("--set {name}={text}: {msg}")).label("declared here"));
+                    self.error(
+                        Diagnostic::error(span, format!("--set {name}={text}: {msg}"))
+                            .label("declared here"),
+                    );
                 }
             }
         }
         for o in &decls {
-            let value = values.iter().find(|(n, _)| *n == o.name.name).map(|v| v.1).unwrap_or(Value::None);
-            self.globals.insert(o.name.name.clone(), (Global::Option(value), o.name.span));
+            let value = values
+                .iter()
+                .find(|(n, _)| *n == o.name.name)
+                .map(|v| v.1)
+                .unwrap_or(Value::None);
+            self.globals
+                .insert(o.name.name.clone(), (Global::Option(value), o.name.span));
             self.game.options.push(OptionInfo {
                 name: o.name.name.clone(),
                 value,
@@ -133,17 +187,40 @@ impl Compiler {
 
     /// The settings a variant makes, `use`d variants first; reports unknown
     /// options, values of the wrong kind or out of range, and `use` cycles.
-    fn variant_settings(&mut self, v: &VariantDecl, all: &[&VariantDecl], decls: &[&OptionDecl], seen: &mut Vec<String>, out: &mut Vec<(String, Value)>) {
+    fn variant_settings(
+        &mut self,
+        v: &VariantDecl,
+        all: &[&VariantDecl],
+        decls: &[&OptionDecl],
+        seen: &mut Vec<String>,
+        out: &mut Vec<(String, Value)>,
+    ) {
         seen.push(v.name.name.clone());
         for item in &v.items {
             match item {
                 VariantItem::Use(u) => {
                     if seen.contains(&u.name) {
                         // Report each cycle once: from the first-declared variant on it.
-                        let order = |n: &String| all.iter().position(|v| &v.name.name == n).unwrap_or(usize::MAX);
+                        let order = |n: &String| {
+                            all.iter()
+                                .position(|v| &v.name.name == n)
+                                .unwrap_or(usize::MAX)
+                        };
                         if u.name == seen[0] && seen.iter().all(|n| order(n) >= order(&seen[0])) {
-                            let chain = seen.iter().chain([&u.name]).map(|n| n.as_str()).collect::<Vec<_>>().join(" -> ");
-                            self.error(Diagnostic::error(u.span, format!("variant `{}` uses itself: {chain}", seen[0])).label("closes a cycle of `use`").help("remove one `use` of the cycle"));
+                            let chain = seen
+                                .iter()
+                                .chain([&u.name])
+                                .map(|n| n.as_str())
+                                .collect::<Vec<_>>()
+                                .join(" -> ");
+                            self.error(
+                                Diagnostic::error(
+                                    u.span,
+                                    format!("variant `{}` uses itself: {chain}", seen[0]),
+                                )
+                                .label("closes a cycle of `use`")
+                                .help("remove one `use` of the cycle"),
+                            );
                         }
                         continue;
                     }
@@ -155,7 +232,11 @@ impl Compiler {
                         }
                     }
                 }
-                VariantItem::Set { name, value, value_span } => {
+                VariantItem::Set {
+                    name,
+                    value,
+                    value_span,
+                } => {
                     let Some(decl) = decls.iter().find(|o| o.name.name == name.name) else {
                         let names = decls.iter().map(|o| o.name.name.clone()).collect();
                         self.unknown(name, "option", names);
@@ -167,7 +248,16 @@ impl Compiler {
                     match check_value(*value, decl) {
                         Ok(val) => out.push((name.name.clone(), val)),
                         Err(msg) => {
-                            let mut d = Diagnostic::error(*value_span, format!("variant `{}` sets option `{}` to {}: {msg}", v.name.name, name.name, lit_text(*value))).label(msg);
+                            let mut d = Diagnostic::error(
+                                *value_span,
+                                format!(
+                                    "variant `{}` sets option `{}` to {}: {msg}",
+                                    v.name.name,
+                                    name.name,
+                                    lit_text(*value)
+                                ),
+                            )
+                            .label(msg);
                             if let Some((_, _, rs)) = decl.range {
                                 d = d.note(rs, "allowed range");
                             }
@@ -212,28 +302,61 @@ impl Compiler {
                                 .help("only numbers, options, players and loop variables may be used here"));
                         }
                         None => {
-                            let mut names: Vec<String> = env.iter().map(|(k, _)| k.clone()).collect();
-                            names.extend(self.globals.iter().filter(|(_, (g, _))| matches!(g, Global::Option(_) | Global::Player(_))).map(|(k, _)| k.clone()));
+                            let mut names: Vec<String> =
+                                env.iter().map(|(k, _)| k.clone()).collect();
+                            names.extend(
+                                self.globals
+                                    .iter()
+                                    .filter(|(_, (g, _))| {
+                                        matches!(g, Global::Option(_) | Global::Player(_))
+                                    })
+                                    .map(|(k, _)| k.clone()),
+                            );
                             let help = did_you_mean(&n.name, names.iter().map(|s| s.as_str()))
-                                .or_else(|| (!self.game.players.is_empty()).then(|| format!("players: {}", self.game.players.join(", "))));
-                            return Err(Diagnostic::error(n.span, format!("unknown name `{}`", n.name)).label("not an option, player or loop variable").maybe_help(help));
+                                .or_else(|| {
+                                    (!self.game.players.is_empty()).then(|| {
+                                        format!("players: {}", self.game.players.join(", "))
+                                    })
+                                });
+                            return Err(Diagnostic::error(
+                                n.span,
+                                format!("unknown name `{}`", n.name),
+                            )
+                            .label("not an option, player or loop variable")
+                            .maybe_help(help));
                         }
                     }
                 }
             }
-            ExprKind::Unary(UnOp::Neg, x) => Value::Int(-int(self.const_eval_inner(x, env)?, x.span)?),
+            ExprKind::Unary(UnOp::Neg, x) => {
+                Value::Int(-int(self.const_eval_inner(x, env)?, x.span)?)
+            }
             ExprKind::Unary(UnOp::Not, x) => match self.const_eval_inner(x, env)? {
                 Value::Bool(b) => Value::Bool(!b),
-                _ => return Err(Diagnostic::error(x.span, "`not` needs a condition").label("not true or false")),
+                _ => {
+                    return Err(Diagnostic::error(x.span, "`not` needs a condition")
+                        .label("not true or false"));
+                }
             },
             ExprKind::Binary(op, a, b) => {
-                let (va, vb) = (self.const_eval_inner(a, env)?, self.const_eval_inner(b, env)?);
+                let (va, vb) = (
+                    self.const_eval_inner(a, env)?,
+                    self.const_eval_inner(b, env)?,
+                );
                 match op {
                     BinOp::Eq => Value::Bool(va == vb),
                     BinOp::Ne => Value::Bool(va != vb),
                     BinOp::And | BinOp::Or => match (va, vb) {
-                        (Value::Bool(x), Value::Bool(y)) => Value::Bool(if *op == BinOp::And { x && y } else { x || y }),
-                        _ => return Err(Diagnostic::error(e.span, format!("`{}` needs conditions on both sides", op.symbol())).label("not true or false")),
+                        (Value::Bool(x), Value::Bool(y)) => {
+                            Value::Bool(if *op == BinOp::And { x && y } else { x || y })
+                        }
+                        _ => {
+                            return Err(Diagnostic::error(
+                                e.span,
+                                format!("`{}` needs conditions on both sides", op.symbol()),
+                            )
+                            .label("not true or false"));
+                        }
                     },
                     _ => {
                         let (x, y) = (int(va, a.span)?, int(vb, b.span)?);
@@ -241,7 +364,10 @@ impl Compiler {
                             BinOp::Add => Value::Int(x + y),
                             BinOp::Sub => Value::Int(x - y),
                             BinOp::Mul => Value::Int(x.saturating_mul(y)),
-                            BinOp::Div | BinOp::Mod if y == 0 => return Err(Diagnostic::error(b.span, "division by zero").label("is 0 here")),
+                            BinOp::Div | BinOp::Mod if y == 0 => {
+                                return Err(Diagnostic::error(b.span, "division by zero")
+                                    .label("is 0 here"));
+                            }
                             BinOp::Div => Value::Int(x.div_euclid(y)),
                             BinOp::Mod => Value::Int(x.rem_euclid(y)),
                             BinOp::Lt => Value::Bool(x < y),
@@ -266,13 +392,21 @@ impl Compiler {
     }
 
     /// An integer range whose bounds are fixed at compile time.
-    pub(crate) fn const_range(&mut self, a: &Expr, b: &Expr, env: &[(String, Value)]) -> Option<(i64, i64)> {
+    pub(crate) fn const_range(
+        &mut self,
+        a: &Expr,
+        b: &Expr,
+        env: &[(String, Value)],
+    ) -> Option<(i64, i64)> {
         let lo = self.const_eval(a, env)?;
         let hi = self.const_eval(b, env)?;
         match (lo, hi) {
             (Value::Int(x), Value::Int(y)) => Some((x, y)),
             _ => {
-                self.error(Diagnostic::error(a.span.to(b.span), "a range needs numbers at both ends").label("not a number range"));
+                self.error(
+                    Diagnostic::error(a.span.to(b.span), "a range needs numbers at both ends")
+                        .label("not a number range"),
+                );
                 None
             }
         }

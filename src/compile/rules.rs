@@ -4,7 +4,10 @@
 
 use super::{Compiler, Global};
 use crate::diagnostics::{Diagnostic, Span};
-use crate::engine::game::{self as g, Builtin, Domain as GDomain, EndDef, Expr as GExpr, MoveDef, Param, PhaseDef, StmtKind as GStmt, TemplatePart, Type, Value};
+use crate::engine::game::{
+    self as g, Builtin, Domain as GDomain, EndDef, Expr as GExpr, MoveDef, Param, PhaseDef,
+    StmtKind as GStmt, TemplatePart, Type, Value,
+};
 use crate::syntax::ast::*;
 
 /// At most this many local variables in one move or rule.
@@ -33,7 +36,10 @@ struct Scope {
 
 impl Scope {
     fn new(ctx: Ctx) -> Self {
-        Scope { ctx, ..Default::default() }
+        Scope {
+            ctx,
+            ..Default::default()
+        }
     }
     fn bind(&mut self, name: &str, ty: Type) -> u8 {
         let slot = self.used.min(MAX_LOCALS - 1) as u8;
@@ -67,11 +73,17 @@ impl Compiler {
             .collect();
         for (i, p) in phases.iter().enumerate() {
             if self.declare(&p.name, Global::Phase(i as u8)) {
-                self.game.phases.push(PhaseDef { name: p.name.name.clone(), transitions: vec![] });
+                self.game.phases.push(PhaseDef {
+                    name: p.name.name.clone(),
+                    transitions: vec![],
+                });
             }
         }
         if phases.is_empty() {
-            self.game.phases.push(PhaseDef { name: "play".into(), transitions: vec![] });
+            self.game.phases.push(PhaseDef {
+                name: "play".into(),
+                transitions: vec![],
+            });
         }
         // Moves: top level (phase 0, or an error with phases) and in phases.
         let mut moves: Vec<(&MoveDecl, u8)> = Vec::new();
@@ -100,17 +112,35 @@ impl Compiler {
         let mut seen: Vec<&Ident> = Vec::new();
         for (m, _) in &moves {
             if let Some(prev) = seen.iter().find(|p| p.name == m.name.name) {
-                self.error(Diagnostic::error(m.name.span, format!("move `{}` is declared twice", m.name.name)).label("again").note(prev.span, "first here"));
+                self.error(
+                    Diagnostic::error(
+                        m.name.span,
+                        format!("move `{}` is declared twice", m.name.name),
+                    )
+                    .label("again")
+                    .note(prev.span, "first here"),
+                );
             }
             seen.push(&m.name);
         }
         if moves.is_empty() {
-            self.error(Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no moves").label("in this file").help("add `move NAME { ... }`: what a player may do on their turn"));
+            self.error(
+                Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no moves")
+                    .label("in this file")
+                    .help("add `move NAME { ... }`: what a player may do on their turn"),
+            );
         }
         let mut seen_rules: Vec<&Ident> = Vec::new();
         for r in &rules {
             if let Some(prev) = seen_rules.iter().find(|p| p.name == r.name.name) {
-                self.error(Diagnostic::error(r.name.span, format!("rule `{}` is declared twice", r.name.name)).label("again").note(prev.span, "first here"));
+                self.error(
+                    Diagnostic::error(
+                        r.name.span,
+                        format!("rule `{}` is declared twice", r.name.name),
+                    )
+                    .label("again")
+                    .note(prev.span, "first here"),
+                );
             }
             seen_rules.push(&r.name);
             for a in &r.after {
@@ -121,12 +151,20 @@ impl Compiler {
             }
         }
         // Rule bodies, compiled once each, are appended to their moves.
-        let play = Ctx { play: true, effects: true, ..Default::default() };
+        let play = Ctx {
+            play: true,
+            effects: true,
+            ..Default::default()
+        };
         let mut compiled_rules: Vec<(Vec<String>, Vec<g::Stmt>, usize)> = Vec::new();
         for r in &rules {
             let mut scope = Scope::new(play);
             let body = self.stmts(&r.body, &mut scope);
-            compiled_rules.push((r.after.iter().map(|a| a.name.clone()).collect(), body, scope.max));
+            compiled_rules.push((
+                r.after.iter().map(|a| a.name.clone()).collect(),
+                body,
+                scope.max,
+            ));
         }
         for (m, phase) in &moves {
             let mut scope = Scope::new(play);
@@ -138,16 +176,30 @@ impl Compiler {
                         let b = self.expect(b, Type::Int, &mut scope);
                         (a.zip(b).map(|(a, b)| GDomain::Range(a, b)), Type::Int)
                     }
-                    ChoiceDomain::Set(e) => (self.expect(e, Type::Set, &mut scope).map(GDomain::Set), Type::Site),
+                    ChoiceDomain::Set(e) => (
+                        self.expect(e, Type::Set, &mut scope).map(GDomain::Set),
+                        Type::Site,
+                    ),
                 };
                 let slot = scope.bind(&c.var.name, domain.1);
-                let filter = c.filter.as_ref().and_then(|f| self.expect(f, Type::Bool, &mut scope));
+                let filter = c
+                    .filter
+                    .as_ref()
+                    .and_then(|f| self.expect(f, Type::Bool, &mut scope));
                 if let Some(domain) = domain.0 {
-                    params.push(Param { name: c.var.name.clone(), slot, domain, filter });
+                    params.push(Param {
+                        name: c.var.name.clone(),
+                        slot,
+                        domain,
+                        filter,
+                    });
                 }
             }
             if params.len() > 4 {
-                self.error(Diagnostic::error(m.choices[4].span, "a move chooses at most 4 things").label("a fifth choice"));
+                self.error(
+                    Diagnostic::error(m.choices[4].span, "a move chooses at most 4 things")
+                        .label("a fifth choice"),
+                );
             }
             let template = self.template(m);
             let mut body = self.stmts(&m.body, &mut scope);
@@ -160,7 +212,15 @@ impl Compiler {
             }
             self.game.locals = self.game.locals.max(locals);
             let needs_trial = body.iter().any(|s| needs_trial(s, &self.game.tracks));
-            self.game.moves.push(MoveDef { name: m.name.name.clone(), template, params, body, phase: *phase, needs_trial, span: m.span });
+            self.game.moves.push(MoveDef {
+                name: m.name.name.clone(),
+                template,
+                params,
+                body,
+                phase: *phase,
+                needs_trial,
+                span: m.span,
+            });
         }
         // Phase transitions.
         for (i, p) in phases.iter().enumerate() {
@@ -173,7 +233,11 @@ impl Compiler {
                         None
                     }
                 };
-                let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
+                let mut scope = Scope::new(Ctx {
+                    play: true,
+                    after: true,
+                    ..Default::default()
+                });
                 let cond = self.expect(cond, Type::Bool, &mut scope);
                 self.game.locals = self.game.locals.max(scope.max);
                 if let (Some(t), Some(c), Some(ph)) = (target, cond, self.game.phases.get_mut(i)) {
@@ -189,14 +253,24 @@ impl Compiler {
                 Item::Setup(b) => {
                     setups += 1;
                     if setups > 1 {
-                        self.error(Diagnostic::error(b.span, "a second `setup`").label("one setup per game"));
+                        self.error(
+                            Diagnostic::error(b.span, "a second `setup`")
+                                .label("one setup per game"),
+                        );
                     }
-                    let mut scope = Scope::new(Ctx { setup: true, ..Default::default() });
+                    let mut scope = Scope::new(Ctx {
+                        setup: true,
+                        ..Default::default()
+                    });
                     self.game.setup = self.stmts(&b.stmts, &mut scope);
                     self.game.locals = self.game.locals.max(scope.max);
                 }
                 Item::Avoid(a) => {
-                    let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
+                    let mut scope = Scope::new(Ctx {
+                        play: true,
+                        after: true,
+                        ..Default::default()
+                    });
                     match self.expect(&a.cond, Type::Bool, &mut scope) {
                         // Switched off by an option: nothing to check during play.
                         Some(GExpr::Const(Value::Bool(false))) | None => {}
@@ -205,24 +279,42 @@ impl Compiler {
                     self.game.locals = self.game.locals.max(scope.max);
                 }
                 Item::End(e) => {
-                    let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
+                    let mut scope = Scope::new(Ctx {
+                        play: true,
+                        after: true,
+                        ..Default::default()
+                    });
                     let cond = self.expect(&e.cond, Type::Bool, &mut scope);
                     let body = self.stmts(&e.body, &mut scope);
                     self.game.locals = self.game.locals.max(scope.max);
-                    if let Some(cond) = cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false)))) {
-                        self.game.ends.push(EndDef { name: e.name.name.clone(), cond, body });
+                    if let Some(cond) =
+                        cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false))))
+                    {
+                        self.game.ends.push(EndDef {
+                            name: e.name.name.clone(),
+                            cond,
+                            body,
+                        });
                     }
                 }
                 Item::Stuck(s) => {
                     if let Some(prev) = stuck_seen {
-                        self.error(Diagnostic::error(s.span, "a second `when stuck`").label("again").note(prev, "first here"));
+                        self.error(
+                            Diagnostic::error(s.span, "a second `when stuck`")
+                                .label("again")
+                                .note(prev, "first here"),
+                        );
                     }
                     stuck_seen = Some(s.span);
                     self.game.stuck = s.action;
                 }
                 Item::Score(s) => {
                     if let Some(prev) = score_seen {
-                        self.error(Diagnostic::error(s.span, "a second `score`").label("again").note(prev, "first here"));
+                        self.error(
+                            Diagnostic::error(s.span, "a second `score`")
+                                .label("again")
+                                .note(prev, "first here"),
+                        );
                     }
                     score_seen = Some(s.span);
                     let mut scope = Scope::new(Ctx::default());
@@ -264,7 +356,13 @@ impl Compiler {
                 parts.push(TemplatePart::Text(rest[..open].to_string()));
             }
             let Some(close) = rest[open..].find('}') else {
-                self.error(Diagnostic::error(Span::new(t.span.file, offset + open, offset + open + 1), "`{` without a closing `}` in a move name").label("unclosed"));
+                self.error(
+                    Diagnostic::error(
+                        Span::new(t.span.file, offset + open, offset + open + 1),
+                        "`{` without a closing `}` in a move name",
+                    )
+                    .label("unclosed"),
+                );
                 return parts;
             };
             let name = &rest[open + 1..open + close];
@@ -273,7 +371,14 @@ impl Compiler {
                 Some(i) => parts.push(TemplatePart::Param(i)),
                 None => {
                     let names: Vec<String> = m.choices.iter().map(|c| c.var.name.clone()).collect();
-                    self.unknown(&Ident { name: name.to_string(), span }, "choice", names);
+                    self.unknown(
+                        &Ident {
+                            name: name.to_string(),
+                            span,
+                        },
+                        "choice",
+                        names,
+                    );
                 }
             }
             rest = &rest[open + close + 1..];
@@ -283,7 +388,11 @@ impl Compiler {
             parts.push(TemplatePart::Text(rest.to_string()));
         }
         if t.value.trim().is_empty() {
-            self.error(Diagnostic::error(t.span, "a move needs a name to be typed by").label("empty").help("e.g. `\"{hole}\"`, filled in with the choices the move makes"));
+            self.error(
+                Diagnostic::error(t.span, "a move needs a name to be typed by")
+                    .label("empty")
+                    .help("e.g. `\"{hole}\"`, filled in with the choices the move makes"),
+            );
         }
         parts
     }
@@ -297,7 +406,12 @@ impl Compiler {
 
     fn stmt(&mut self, s: &Stmt, scope: &mut Scope) -> Option<g::Stmt> {
         let kind = match &s.kind {
-            StmtKind::Sow { amount, source, track, skips } => {
+            StmtKind::Sow {
+                amount,
+                source,
+                track,
+                skips,
+            } => {
                 let amount = match amount {
                     Some(a) => Some(self.expect(a, Type::Int, scope)?),
                     None => None,
@@ -306,52 +420,102 @@ impl Compiler {
                 let trk = self.expect(track, Type::Track, scope);
                 let mark = scope.mark();
                 let it = scope.bind("it", Type::Site);
-                let sk: Vec<GExpr> = skips.iter().filter_map(|e| self.expect(e, Type::Bool, scope)).filter(|e| !matches!(e, GExpr::Const(Value::Bool(false)))).collect();
+                let sk: Vec<GExpr> = skips
+                    .iter()
+                    .filter_map(|e| self.expect(e, Type::Bool, scope))
+                    .filter(|e| !matches!(e, GExpr::Const(Value::Bool(false))))
+                    .collect();
                 scope.reset(mark);
-                GStmt::Sow { amount, source: src?, track: trk?, it, skips: sk }
+                GStmt::Sow {
+                    amount,
+                    source: src?,
+                    track: trk?,
+                    it,
+                    skips: sk,
+                }
             }
             StmtKind::Take { amount, from, to } => {
                 let amount = match amount {
                     Some(a) => Some(self.expect(a, Type::Int, scope)?),
                     None => None,
                 };
-                let want = if amount.is_some() { Type::Site } else { Type::Set };
-                let from = if amount.is_some() { self.expect(from, Type::Site, scope) } else { self.sites_or_set(from, scope) };
+                let want = if amount.is_some() {
+                    Type::Site
+                } else {
+                    Type::Set
+                };
+                let from = if amount.is_some() {
+                    self.expect(from, Type::Site, scope)
+                } else {
+                    self.sites_or_set(from, scope)
+                };
                 let _ = want;
                 let to = self.expect(to, Type::Site, scope);
-                GStmt::Take { amount, from: from?, to: to? }
+                GStmt::Take {
+                    amount,
+                    from: from?,
+                    to: to?,
+                }
             }
             StmtKind::Put { amount, target } => {
                 if !scope.ctx.setup {
                     self.error(
-                        Diagnostic::error(s.span, "`put` creates counters, which only `setup` may do")
-                            .label("counters are conserved during play")
-                            .help("to move counters during play, write `take N from SITE to SITE`"),
+                        Diagnostic::error(
+                            s.span,
+                            "`put` creates counters, which only `setup` may do",
+                        )
+                        .label("counters are conserved during play")
+                        .help("to move counters during play, write `take N from SITE to SITE`"),
                     );
                 }
                 let amount = self.expect(amount, Type::Int, scope);
                 let target = self.sites_or_set(target, scope);
-                GStmt::Put { amount: amount?, target: target? }
+                GStmt::Put {
+                    amount: amount?,
+                    target: target?,
+                }
             }
-            StmtKind::If { cond, then, otherwise } => {
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 let cond = self.expect(cond, Type::Bool, scope);
                 let then = self.stmts(then, scope);
-                let otherwise = otherwise.as_ref().map(|o| self.stmts(o, scope)).unwrap_or_default();
-                GStmt::If { cond: cond?, then, otherwise }
+                let otherwise = otherwise
+                    .as_ref()
+                    .map(|o| self.stmts(o, scope))
+                    .unwrap_or_default();
+                GStmt::If {
+                    cond: cond?,
+                    then,
+                    otherwise,
+                }
             }
             StmtKind::For { var, domain, body } => {
                 let dom = self.domain(domain, scope);
                 let mark = scope.mark();
-                let ty = if matches!(domain, Domain::Players(_)) { Type::Player } else { Type::Int };
+                let ty = if matches!(domain, Domain::Players(_)) {
+                    Type::Player
+                } else {
+                    Type::Int
+                };
                 let slot = scope.bind(&var.name, ty);
                 let body = self.stmts(body, scope);
                 scope.reset(mark);
-                GStmt::For { var: slot, domain: dom?, body }
+                GStmt::For {
+                    var: slot,
+                    domain: dom?,
+                    body,
+                }
             }
             StmtKind::Let { var, value } => {
                 let (v, ty) = self.expr(value, scope)?;
                 let slot = scope.bind(&var.name, ty);
-                GStmt::Let { var: slot, value: v }
+                GStmt::Let {
+                    var: slot,
+                    value: v,
+                }
             }
             StmtKind::Require(e) => {
                 self.effect_allowed(s, scope, "require")?;
@@ -373,7 +537,10 @@ impl Compiler {
         if scope.ctx.effects {
             return Some(());
         }
-        self.error(Diagnostic::error(s.span, format!("`{what}` belongs in a move or a rule")).label("not allowed here"));
+        self.error(
+            Diagnostic::error(s.span, format!("`{what}` belongs in a move or a rule"))
+                .label("not allowed here"),
+        );
         None
     }
 
@@ -401,7 +568,10 @@ impl Compiler {
     }
 
     fn type_error(&mut self, span: Span, want: &str, got: Type) {
-        self.error(Diagnostic::error(span, format!("expected {want}, found {}", got.word())).label(format!("this is {}", got.word())));
+        self.error(
+            Diagnostic::error(span, format!("expected {want}, found {}", got.word()))
+                .label(format!("this is {}", got.word())),
+        );
     }
 
     fn expect(&mut self, e: &Expr, want: Type, scope: &mut Scope) -> Option<GExpr> {
@@ -409,7 +579,11 @@ impl Compiler {
         if ty == want {
             return Some(x);
         }
-        let mut d = Diagnostic::error(e.span, format!("expected {}, found {}", want.word(), ty.word())).label(format!("this is {}", ty.word()));
+        let mut d = Diagnostic::error(
+            e.span,
+            format!("expected {}, found {}", want.word(), ty.word()),
+        )
+        .label(format!("this is {}", ty.word()));
         if want == Type::Int && ty == Type::Site {
             d = d.help("to use the counters in a site, write `count(...)`");
         } else if want == Type::Bool && ty == Type::Int {
@@ -436,15 +610,27 @@ impl Compiler {
                     Type::Bool,
                 ))
             }
-            ExprKind::Unary(UnOp::Neg, x) => Some((GExpr::Neg(Box::new(self.expect(x, Type::Int, scope)?)), Type::Int)),
+            ExprKind::Unary(UnOp::Neg, x) => Some((
+                GExpr::Neg(Box::new(self.expect(x, Type::Int, scope)?)),
+                Type::Int,
+            )),
             ExprKind::Binary(op, a, b) => self.binary(e, *op, a, b, scope),
-            ExprKind::Is(x, kind) => Some((GExpr::IsKind(Box::new(self.expect(x, Type::Site, scope)?), *kind), Type::Bool)),
+            ExprKind::Is(x, kind) => Some((
+                GExpr::IsKind(Box::new(self.expect(x, Type::Site, scope)?), *kind),
+                Type::Bool,
+            )),
             ExprKind::Every(kind, owner) => {
                 let k = kind_index(*kind);
                 match owner {
-                    None => Some((GExpr::Const(Value::Set(self.game.kind_sets[k][self.game.players.len()])), Type::Set)),
+                    None => Some((
+                        GExpr::Const(Value::Set(self.game.kind_sets[k][self.game.players.len()])),
+                        Type::Set,
+                    )),
                     Some(o) => match self.expect(o, Type::Player, scope)? {
-                        GExpr::Const(Value::Player(p)) => Some((GExpr::Const(Value::Set(self.game.kind_sets[k][p as usize])), Type::Set)),
+                        GExpr::Const(Value::Player(p)) => Some((
+                            GExpr::Const(Value::Set(self.game.kind_sets[k][p as usize])),
+                            Type::Set,
+                        )),
                         x => Some((GExpr::KindSet(*kind, Box::new(x)), Type::Set)),
                     },
                 }
@@ -452,12 +638,23 @@ impl Compiler {
             ExprKind::Quant(q, var, domain, body) => {
                 let dom = self.domain(domain, scope);
                 let mark = scope.mark();
-                let ty = if matches!(**domain, Domain::Players(_)) { Type::Player } else { Type::Int };
+                let ty = if matches!(**domain, Domain::Players(_)) {
+                    Type::Player
+                } else {
+                    Type::Int
+                };
                 let slot = scope.bind(&var.name, ty);
-                let want = if *q == Quant::Sum { Type::Int } else { Type::Bool };
+                let want = if *q == Quant::Sum {
+                    Type::Int
+                } else {
+                    Type::Bool
+                };
                 let body = self.expect(body, want, scope);
                 scope.reset(mark);
-                Some((GExpr::Quant(*q, slot, Box::new(dom?), Box::new(body?)), want))
+                Some((
+                    GExpr::Quant(*q, slot, Box::new(dom?), Box::new(body?)),
+                    want,
+                ))
             }
         }
     }
@@ -467,42 +664,88 @@ impl Compiler {
             return Some((GExpr::Local(*slot), *ty));
         }
         let builtin = match n.name.as_str() {
-            "mover" => Some((Builtin::Mover, Type::Player, scope.ctx.play, "in a move, a rule, `avoid`, `end` or `then`")),
-            "last" => Some((Builtin::Last, Type::Site, scope.ctx.play, "after a sowing, in a move or a rule")),
-            "next" => Some((Builtin::Next, Type::Player, scope.ctx.after, "in `avoid`, `end` and `then`, which look at the position after a move")),
+            "mover" => Some((
+                Builtin::Mover,
+                Type::Player,
+                scope.ctx.play,
+                "in a move, a rule, `avoid`, `end` or `then`",
+            )),
+            "last" => Some((
+                Builtin::Last,
+                Type::Site,
+                scope.ctx.play,
+                "after a sowing, in a move or a rule",
+            )),
+            "next" => Some((
+                Builtin::Next,
+                Type::Player,
+                scope.ctx.after,
+                "in `avoid`, `end` and `then`, which look at the position after a move",
+            )),
             "ply" => Some((Builtin::Ply, Type::Int, true, "")),
             _ => None,
         };
         if let Some((b, ty, ok, where_)) = builtin {
             if !ok {
-                self.error(Diagnostic::error(n.span, format!("`{}` is only known {where_}", n.name)).label("not known here"));
+                self.error(
+                    Diagnostic::error(n.span, format!("`{}` is only known {where_}", n.name))
+                        .label("not known here"),
+                );
                 return None;
             }
             return Some((GExpr::Builtin(b), ty));
         }
         if n.name == "it" {
-            self.error(Diagnostic::error(n.span, "`it` is only known in a `skip` clause, where it is the site being passed").label("not known here"));
+            self.error(
+                Diagnostic::error(
+                    n.span,
+                    "`it` is only known in a `skip` clause, where it is the site being passed",
+                )
+                .label("not known here"),
+            );
             return None;
         }
         match self.globals.get(&n.name).map(|g| g.0.clone()) {
             Some(Global::Option(v)) => {
-                let ty = if matches!(v, Value::Bool(_)) { Type::Bool } else { Type::Int };
+                let ty = if matches!(v, Value::Bool(_)) {
+                    Type::Bool
+                } else {
+                    Type::Int
+                };
                 Some((GExpr::Const(v), ty))
             }
             Some(Global::Player(p)) => Some((GExpr::Const(Value::Player(p)), Type::Player)),
             Some(Global::Site(s)) => Some((GExpr::Const(Value::Site(s)), Type::Site)),
             Some(Global::Track(t)) => Some((GExpr::Const(Value::Track(t)), Type::Track)),
             Some(Global::SiteFamily(_)) | Some(Global::TrackFamily(_)) => {
-                self.error(Diagnostic::error(n.span, format!("`{}` is a family; name one member", n.name)).label("which one?").help(format!("e.g. `{0}[1]`, `{0}[mover]` or a run `{0}[1..3]`", n.name)));
+                self.error(
+                    Diagnostic::error(n.span, format!("`{}` is a family; name one member", n.name))
+                        .label("which one?")
+                        .help(format!(
+                            "e.g. `{0}[1]`, `{0}[mover]` or a run `{0}[1..3]`",
+                            n.name
+                        )),
+                );
                 None
             }
             Some(other) => {
-                self.error(Diagnostic::error(n.span, format!("`{}` is {}, which has no value here", n.name, other.word())).label("not a value"));
+                self.error(
+                    Diagnostic::error(
+                        n.span,
+                        format!("`{}` is {}, which has no value here", n.name, other.word()),
+                    )
+                    .label("not a value"),
+                );
                 None
             }
             None => {
                 let mut names: Vec<String> = scope.vars.iter().map(|v| v.0.clone()).collect();
-                names.extend(self.globals.iter().filter(|(_, (g, _))| !matches!(g, Global::Variant | Global::Phase(_))).map(|(k, _)| k.clone()));
+                names.extend(
+                    self.globals
+                        .iter()
+                        .filter(|(_, (g, _))| !matches!(g, Global::Variant | Global::Phase(_)))
+                        .map(|(k, _)| k.clone()),
+                );
                 names.extend(["mover", "last", "next", "ply"].map(String::from));
                 self.unknown(n, "name", names);
                 None
@@ -515,56 +758,118 @@ impl Compiler {
         match (g, arg) {
             (Some(Global::SiteFamily(f)), IndexArg::Range(a, b)) => {
                 let (lo, hi) = self.const_range(a, b, &[])?;
-                let keys: Vec<i64> = if lo <= hi { (lo..=hi).collect() } else { (hi..=lo).rev().collect() };
+                let keys: Vec<i64> = if lo <= hi {
+                    (lo..=hi).collect()
+                } else {
+                    (hi..=lo).rev().collect()
+                };
                 let span = a.span.to(b.span);
-                let sites: Vec<u16> = keys.into_iter().filter_map(|k| self.family_member(f, Value::Int(k), span)).collect();
+                let sites: Vec<u16> = keys
+                    .into_iter()
+                    .filter_map(|k| self.family_member(f, Value::Int(k), span))
+                    .collect();
                 let id = self.intern_set(sites);
                 Some((GExpr::Const(Value::Set(id)), Type::Set))
             }
             (Some(Global::SiteFamily(f)), IndexArg::Single(ix)) => {
                 let (x, _) = self.expr(ix, scope)?;
                 match x {
-                    GExpr::Const(key) => Some((GExpr::Const(Value::Site(self.family_member(f, key, ix.span)?)), Type::Site)),
-                    x => Some((GExpr::Family(self.family_table(&n.name)?, Box::new(x)), Type::Site)),
+                    GExpr::Const(key) => Some((
+                        GExpr::Const(Value::Site(self.family_member(f, key, ix.span)?)),
+                        Type::Site,
+                    )),
+                    x => Some((
+                        GExpr::Family(self.family_table(&n.name)?, Box::new(x)),
+                        Type::Site,
+                    )),
                 }
             }
             (Some(Global::TrackFamily(f)), IndexArg::Single(ix)) => {
                 let (x, _) = self.expr(ix, scope)?;
                 match x {
-                    GExpr::Const(key) => match self.track_families[f as usize].1.iter().find(|(k, _)| *k == key) {
+                    GExpr::Const(key) => match self.track_families[f as usize]
+                        .1
+                        .iter()
+                        .find(|(k, _)| *k == key)
+                    {
                         Some((_, t)) => Some((GExpr::Const(Value::Track(*t)), Type::Track)),
                         None => {
-                            self.error(Diagnostic::error(ix.span, format!("track family `{}` has no member for this index", n.name)).label("no such track"));
+                            self.error(
+                                Diagnostic::error(
+                                    ix.span,
+                                    format!(
+                                        "track family `{}` has no member for this index",
+                                        n.name
+                                    ),
+                                )
+                                .label("no such track"),
+                            );
                             None
                         }
                     },
                     x => {
                         let np = self.game.players.len();
                         let missing: Vec<String> = (0..np as u8)
-                            .filter(|p| !self.track_families[f as usize].1.iter().any(|(k, _)| *k == Value::Player(*p)))
+                            .filter(|p| {
+                                !self.track_families[f as usize]
+                                    .1
+                                    .iter()
+                                    .any(|(k, _)| *k == Value::Player(*p))
+                            })
                             .map(|p| self.game.players[p as usize].clone())
                             .collect();
-                        if !missing.is_empty() && self.track_families[f as usize].1.iter().all(|(k, _)| matches!(k, Value::Player(_))) {
+                        if !missing.is_empty()
+                            && self.track_families[f as usize]
+                                .1
+                                .iter()
+                                .all(|(k, _)| matches!(k, Value::Player(_)))
+                        {
                             self.error(
-                                Diagnostic::error(ix.span, format!("track family `{}` has no track for {}", n.name, missing.join(", ")))
-                                    .label("may be any player")
-                                    .help(format!("declare `track {}[{}] ...`", n.name, missing[0])),
+                                Diagnostic::error(
+                                    ix.span,
+                                    format!(
+                                        "track family `{}` has no track for {}",
+                                        n.name,
+                                        missing.join(", ")
+                                    ),
+                                )
+                                .label("may be any player")
+                                .help(format!("declare `track {}[{}] ...`", n.name, missing[0])),
                             );
                         }
-                        Some((GExpr::Family(self.family_table(&n.name)?, Box::new(x)), Type::Track))
+                        Some((
+                            GExpr::Family(self.family_table(&n.name)?, Box::new(x)),
+                            Type::Track,
+                        ))
                     }
                 }
             }
             (Some(Global::TrackFamily(_)), IndexArg::Range(a, b)) => {
-                self.error(Diagnostic::error(a.span.to(b.span), "a run of tracks has no meaning").label("name one track"));
+                self.error(
+                    Diagnostic::error(a.span.to(b.span), "a run of tracks has no meaning")
+                        .label("name one track"),
+                );
                 None
             }
             (Some(other), _) => {
-                self.error(Diagnostic::error(n.span, format!("`{}` is {}, not a family", n.name, other.word())).label("cannot be indexed"));
+                self.error(
+                    Diagnostic::error(
+                        n.span,
+                        format!("`{}` is {}, not a family", n.name, other.word()),
+                    )
+                    .label("cannot be indexed"),
+                );
                 None
             }
             (None, _) => {
-                let names = self.globals.iter().filter(|(_, (g, _))| matches!(g, Global::SiteFamily(_) | Global::TrackFamily(_))).map(|(k, _)| k.clone()).collect();
+                let names = self
+                    .globals
+                    .iter()
+                    .filter(|(_, (g, _))| {
+                        matches!(g, Global::SiteFamily(_) | Global::TrackFamily(_))
+                    })
+                    .map(|(k, _)| k.clone())
+                    .collect();
                 self.unknown(n, "family", names);
                 None
             }
@@ -572,13 +877,28 @@ impl Compiler {
     }
 
     fn family_table(&mut self, name: &str) -> Option<u16> {
-        self.game.families.iter().position(|f| f.name == name).map(|i| i as u16)
+        self.game
+            .families
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| i as u16)
     }
 
     fn call(&mut self, e: &Expr, f: &Ident, args: &[Expr], scope: &mut Scope) -> Option<Typed> {
         let arity = |c: &mut Compiler, n: usize| {
             if args.len() != n {
-                c.error(Diagnostic::error(e.span, format!("`{}` takes {n} argument{}, found {}", f.name, if n == 1 { "" } else { "s" }, args.len())).label("wrong number of arguments"));
+                c.error(
+                    Diagnostic::error(
+                        e.span,
+                        format!(
+                            "`{}` takes {n} argument{}, found {}",
+                            f.name,
+                            if n == 1 { "" } else { "s" },
+                            args.len()
+                        ),
+                    )
+                    .label("wrong number of arguments"),
+                );
                 return false;
             }
             true
@@ -596,7 +916,10 @@ impl Compiler {
                 if !arity(self, 1) {
                     return None;
                 }
-                Some((GExpr::Owner(boxed(self.expect(&args[0], Type::Site, scope)?)), Type::Player))
+                Some((
+                    GExpr::Owner(boxed(self.expect(&args[0], Type::Site, scope)?)),
+                    Type::Player,
+                ))
             }
             "store" | "reserve" | "pit" => {
                 if !arity(self, 1) {
@@ -609,18 +932,40 @@ impl Compiler {
                 };
                 let p = self.expect(&args[0], Type::Player, scope)?;
                 let k = kind_index(kind);
-                let lacking: Vec<String> = (0..self.game.players.len()).filter(|&i| self.game.owned[k][i].is_none()).map(|i| self.game.players[i].clone()).collect();
+                let lacking: Vec<String> = (0..self.game.players.len())
+                    .filter(|&i| self.game.owned[k][i].is_none())
+                    .map(|i| self.game.players[i].clone())
+                    .collect();
                 if !lacking.is_empty() {
                     self.error(
-                        Diagnostic::error(e.span, format!("`{}(p)` needs every player to own exactly one {}", f.name, kind.word()))
-                            .label(format!("{} own{} none or several", lacking.join(", "), if lacking.len() == 1 { "s" } else { "" }))
-                            .help(format!("declare e.g. `{} X owner {}`", kind.word(), lacking[0])),
+                        Diagnostic::error(
+                            e.span,
+                            format!(
+                                "`{}(p)` needs every player to own exactly one {}",
+                                f.name,
+                                kind.word()
+                            ),
+                        )
+                        .label(format!(
+                            "{} own{} none or several",
+                            lacking.join(", "),
+                            if lacking.len() == 1 { "s" } else { "" }
+                        ))
+                        .help(format!(
+                            "declare e.g. `{} X owner {}`",
+                            kind.word(),
+                            lacking[0]
+                        )),
                     );
                     return None;
                 }
                 Some((
                     match p {
-                        GExpr::Const(Value::Player(pl)) => GExpr::Const(self.game.owned[k][pl as usize].map(Value::Site).unwrap_or(Value::None)),
+                        GExpr::Const(Value::Player(pl)) => GExpr::Const(
+                            self.game.owned[k][pl as usize]
+                                .map(Value::Site)
+                                .unwrap_or(Value::None),
+                        ),
                         p => GExpr::OwnedSite(kind, boxed(p)),
                     },
                     Type::Site,
@@ -633,32 +978,66 @@ impl Compiler {
                 let a = self.expect(&args[0], Type::Int, scope);
                 let b = self.expect(&args[1], Type::Int, scope);
                 let (a, b) = (boxed(a?), boxed(b?));
-                Some((if f.name == "min" { GExpr::Min(a, b) } else { GExpr::Max(a, b) }, Type::Int))
+                Some((
+                    if f.name == "min" {
+                        GExpr::Min(a, b)
+                    } else {
+                        GExpr::Max(a, b)
+                    },
+                    Type::Int,
+                ))
             }
             "can-move" => {
                 if !arity(self, 1) {
                     return None;
                 }
                 if !scope.ctx.after {
-                    self.error(Diagnostic::error(e.span, "`can-move` is only known in `avoid`, `end` and `then`").label("not known here"));
+                    self.error(
+                        Diagnostic::error(
+                            e.span,
+                            "`can-move` is only known in `avoid`, `end` and `then`",
+                        )
+                        .label("not known here"),
+                    );
                     return None;
                 }
-                Some((GExpr::CanMove(boxed(self.expect(&args[0], Type::Player, scope)?)), Type::Bool))
+                Some((
+                    GExpr::CanMove(boxed(self.expect(&args[0], Type::Player, scope)?)),
+                    Type::Bool,
+                ))
             }
             name => match self.globals.get(name).map(|g| g.0.clone()) {
                 Some(Global::Relation(r)) => {
                     if !arity(self, 1) {
                         return None;
                     }
-                    Some((GExpr::Relation(r, boxed(self.expect(&args[0], Type::Site, scope)?)), Type::Site))
+                    Some((
+                        GExpr::Relation(r, boxed(self.expect(&args[0], Type::Site, scope)?)),
+                        Type::Site,
+                    ))
                 }
                 Some(other) => {
-                    self.error(Diagnostic::error(f.span, format!("`{name}` is {}, not a function", other.word())).label("cannot be called"));
+                    self.error(
+                        Diagnostic::error(
+                            f.span,
+                            format!("`{name}` is {}, not a function", other.word()),
+                        )
+                        .label("cannot be called"),
+                    );
                     None
                 }
                 None => {
-                    let mut names: Vec<String> = ["count", "owner", "store", "reserve", "pit", "min", "max", "can-move"].map(String::from).to_vec();
-                    names.extend(self.globals.iter().filter(|(_, (g, _))| matches!(g, Global::Relation(_))).map(|(k, _)| k.clone()));
+                    let mut names: Vec<String> = [
+                        "count", "owner", "store", "reserve", "pit", "min", "max", "can-move",
+                    ]
+                    .map(String::from)
+                    .to_vec();
+                    names.extend(
+                        self.globals
+                            .iter()
+                            .filter(|(_, (g, _))| matches!(g, Global::Relation(_)))
+                            .map(|(k, _)| k.clone()),
+                    );
                     self.unknown(f, "function", names);
                     None
                 }
@@ -666,7 +1045,14 @@ impl Compiler {
         }
     }
 
-    fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr, scope: &mut Scope) -> Option<Typed> {
+    fn binary(
+        &mut self,
+        e: &Expr,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        scope: &mut Scope,
+    ) -> Option<Typed> {
         match op {
             BinOp::And | BinOp::Or => {
                 let x = self.expect(a, Type::Bool, scope);
@@ -678,7 +1064,11 @@ impl Compiler {
                     match (&x, &y) {
                         (GExpr::Const(Value::Bool(c)), _) if *c == and => y,
                         (_, GExpr::Const(Value::Bool(c))) if *c == and => x,
-                        (GExpr::Const(Value::Bool(c)), _) | (_, GExpr::Const(Value::Bool(c))) if *c != and => GExpr::Const(Value::Bool(*c)),
+                        (GExpr::Const(Value::Bool(c)), _) | (_, GExpr::Const(Value::Bool(c)))
+                            if *c != and =>
+                        {
+                            GExpr::Const(Value::Bool(*c))
+                        }
                         _ => GExpr::Bin(op, Box::new(x), Box::new(y)),
                     },
                     Type::Bool,
@@ -690,7 +1080,14 @@ impl Compiler {
                 let ((x, tx), (y, ty)) = (x?, y?);
                 if tx != ty {
                     let _ = e;
-                    self.error(Diagnostic::error(a.span, format!("cannot compare {} with {}", tx.word(), ty.word())).label(format!("this is {}", tx.word())).note(b.span, format!("this is {}", ty.word())));
+                    self.error(
+                        Diagnostic::error(
+                            a.span,
+                            format!("cannot compare {} with {}", tx.word(), ty.word()),
+                        )
+                        .label(format!("this is {}", tx.word()))
+                        .note(b.span, format!("this is {}", ty.word())),
+                    );
                     return None;
                 }
                 Some((GExpr::Bin(op, Box::new(x), Box::new(y)), Type::Bool))
@@ -699,7 +1096,11 @@ impl Compiler {
                 let x = self.expect(a, Type::Int, scope);
                 let y = self.expect(b, Type::Int, scope);
                 let (x, y) = (x?, y?);
-                let ty = if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) { Type::Bool } else { Type::Int };
+                let ty = if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) {
+                    Type::Bool
+                } else {
+                    Type::Int
+                };
                 if let (GExpr::Const(Value::Int(_)), GExpr::Const(Value::Int(0))) = (&x, &y)
                     && matches!(op, BinOp::Div | BinOp::Mod)
                 {
@@ -726,9 +1127,14 @@ pub(crate) fn kind_index(k: SiteKind) -> usize {
 fn needs_trial(s: &g::Stmt, tracks: &[g::Track]) -> bool {
     match &s.kind {
         GStmt::Require(_) => true,
-        GStmt::Sow { amount, track, .. } => amount.is_some() || !matches!(track, GExpr::Const(Value::Track(t)) if tracks[*t as usize].cyclic),
+        GStmt::Sow { amount, track, .. } => {
+            amount.is_some()
+                || !matches!(track, GExpr::Const(Value::Track(t)) if tracks[*t as usize].cyclic)
+        }
         GStmt::Take { amount, .. } => amount.is_some(),
-        GStmt::If { then, otherwise, .. } => then.iter().chain(otherwise).any(|s| needs_trial(s, tracks)),
+        GStmt::If {
+            then, otherwise, ..
+        } => then.iter().chain(otherwise).any(|s| needs_trial(s, tracks)),
         GStmt::For { body, .. } => body.iter().any(|s| needs_trial(s, tracks)),
         _ => false,
     }

@@ -118,12 +118,36 @@ pub struct Stmt {
 
 #[derive(Debug, Clone)]
 pub enum StmtKind {
-    Sow { amount: Option<Expr>, source: Expr, track: Expr, it: u8, skips: Vec<Expr> },
-    Take { amount: Option<Expr>, from: Expr, to: Expr },
-    Put { amount: Expr, target: Expr },
-    If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt> },
-    For { var: u8, domain: Domain, body: Vec<Stmt> },
-    Let { var: u8, value: Expr },
+    Sow {
+        amount: Option<Expr>,
+        source: Expr,
+        track: Expr,
+        it: u8,
+        skips: Vec<Expr>,
+    },
+    Take {
+        amount: Option<Expr>,
+        from: Expr,
+        to: Expr,
+    },
+    Put {
+        amount: Expr,
+        target: Expr,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
+    For {
+        var: u8,
+        domain: Domain,
+        body: Vec<Stmt>,
+    },
+    Let {
+        var: u8,
+        value: Expr,
+    },
     Require(Expr),
     Again,
     EndGame,
@@ -232,17 +256,29 @@ pub struct Family {
 
 impl Game {
     pub fn site_by_name(&self, name: &str) -> Option<SiteId> {
-        self.sites.iter().position(|s| s.name == name).map(|i| i as SiteId)
+        self.sites
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| i as SiteId)
     }
     pub fn player_by_name(&self, name: &str) -> Option<PlayerId> {
-        self.players.iter().position(|s| s == name).map(|i| i as PlayerId)
+        self.players
+            .iter()
+            .position(|s| s == name)
+            .map(|i| i as PlayerId)
     }
     pub fn option(&self, name: &str) -> Option<Value> {
-        self.options.iter().find(|o| o.name == name).map(|o| o.value)
+        self.options
+            .iter()
+            .find(|o| o.name == name)
+            .map(|o| o.value)
     }
     /// The option values that differ from their defaults, as `name=value`.
     pub fn option_settings(&self) -> BTreeMap<String, String> {
-        self.options.iter().map(|o| (o.name.clone(), value_text(o.value))).collect()
+        self.options
+            .iter()
+            .map(|o| (o.name.clone(), value_text(o.value)))
+            .collect()
     }
 }
 

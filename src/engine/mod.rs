@@ -20,7 +20,10 @@ pub struct Move {
 
 impl Move {
     /// The move a player makes when stuck and the rules say pass.
-    pub const PASS: Move = Move { def: u16::MAX, args: [0; 4] };
+    pub const PASS: Move = Move {
+        def: u16::MAX,
+        args: [0; 4],
+    };
     pub fn is_pass(&self) -> bool {
         self.def == u16::MAX
     }
@@ -81,6 +84,8 @@ pub struct Engine {
     undo_turns: Vec<Turn>,
     locals: Vec<Value>,
     scratch: Vec<Vec<Move>>,
+    /// Which of the moves being listed an `avoid` names (reused buffer).
+    avoided: Vec<bool>,
     depth: usize,
 }
 
@@ -93,6 +98,7 @@ impl Clone for Engine {
             undo_turns: self.undo_turns.clone(),
             locals: self.locals.clone(),
             scratch: vec![],
+            avoided: vec![],
             depth: 0,
         }
     }
@@ -105,14 +111,29 @@ impl Engine {
         let mut e = Engine {
             locals: vec![Value::None; game.locals.max(1) + 4],
             game,
-            pos: Position { counts: vec![0; n], turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false } },
+            pos: Position {
+                counts: vec![0; n],
+                turn: Turn {
+                    to_move: 0,
+                    phase: 0,
+                    ply: 0,
+                    ended: false,
+                },
+            },
             undo_counts: Vec::with_capacity(n * 256),
             undo_turns: Vec::with_capacity(256),
             scratch: vec![],
+            avoided: vec![],
             depth: 0,
         };
         let g = e.game.clone();
-        let mut f = Frame { mover: 0, next: 0, last: None, again: false, end: false };
+        let mut f = Frame {
+            mover: 0,
+            next: 0,
+            last: None,
+            again: false,
+            end: false,
+        };
         e.run(&g.setup, &mut f)?;
         Ok(e)
     }
@@ -125,9 +146,15 @@ impl Engine {
     /// change is pushed on the undo stack, so [`undo`](Self::undo) reverts it.
     pub fn set_position(&mut self, pos: Position) -> Result<(), String> {
         if pos.counts.len() != self.pos.counts.len() {
-            return Err(format!("a position of {} sites, but this board has {}", pos.counts.len(), self.pos.counts.len()));
+            return Err(format!(
+                "a position of {} sites, but this board has {}",
+                pos.counts.len(),
+                self.pos.counts.len()
+            ));
         }
-        if pos.turn.to_move as usize >= self.game.players.len() || pos.turn.phase as usize >= self.game.phases.len().max(1) {
+        if pos.turn.to_move as usize >= self.game.players.len()
+            || pos.turn.phase as usize >= self.game.phases.len().max(1)
+        {
             return Err("no such player or phase".into());
         }
         if let Some(c) = pos.counts.iter().find(|&&c| c < 0) {
@@ -180,28 +207,22 @@ impl Engine {
             return Ok(());
         }
         // `avoid`: drop the moves whose result it names, unless all do.
-        let mut keep = 0;
-        let mut flags = self.take_scratch();
-        flags.clear();
-        for i in 0..out.len() {
-            let mv = out[i];
-            let bad = self.violates_avoid(mv)?;
-            flags.push(Move { def: bad as u16, args: [0; 4] });
-            if !bad {
-                keep += 1;
-            }
-        }
-        if keep > 0 && keep < out.len() {
-            let mut j = 0;
-            for i in 0..out.len() {
-                if flags[i].def == 0 {
-                    out[j] = out[i];
-                    j += 1;
+        let mut bad = std::mem::take(&mut self.avoided);
+        bad.clear();
+        for &mv in out.iter() {
+            match self.violates_avoid(mv) {
+                Ok(b) => bad.push(b),
+                Err(e) => {
+                    self.avoided = bad;
+                    return Err(e);
                 }
             }
-            out.truncate(j);
         }
-        self.give_scratch(flags);
+        if bad.iter().any(|b| !b) {
+            let mut flag = bad.iter();
+            out.retain(|_| flag.next().is_some_and(|b| !b));
+        }
+        self.avoided = bad;
         Ok(())
     }
 
@@ -247,7 +268,9 @@ impl Engine {
         self.depth += 1;
         if self.depth > 64 {
             self.depth -= 1;
-            return Err(Halt::Error("rules recurse too deeply while looking for legal moves".into()));
+            return Err(Halt::Error(
+                "rules recurse too deeply while looking for legal moves".into(),
+            ));
         }
         let g = self.game.clone();
         let phase = self.pos.turn.phase;
@@ -256,8 +279,17 @@ impl Engine {
             if def.phase != phase {
                 continue;
             }
-            let f = Frame { mover: p, next: p, last: None, again: false, end: false };
-            let mut mv = Move { def: d as u16, args: [0; 4] };
+            let f = Frame {
+                mover: p,
+                next: p,
+                last: None,
+                again: false,
+                end: false,
+            };
+            let mut mv = Move {
+                def: d as u16,
+                args: [0; 4],
+            };
             r = self.enumerate(def, 0, &mut mv, &f, out, first_only);
             if r.is_err() || (first_only && !out.is_empty()) {
                 break;
@@ -267,7 +299,15 @@ impl Engine {
         r
     }
 
-    fn enumerate(&mut self, def: &MoveDef, i: usize, mv: &mut Move, f: &Frame, out: &mut Vec<Move>, first_only: bool) -> Res<()> {
+    fn enumerate(
+        &mut self,
+        def: &MoveDef,
+        i: usize,
+        mv: &mut Move,
+        f: &Frame,
+        out: &mut Vec<Move>,
+        first_only: bool,
+    ) -> Res<()> {
         if i == def.params.len() {
             if def.needs_trial {
                 let saved = self.pos.turn.to_move;
@@ -300,6 +340,7 @@ impl Engine {
             Domain::Range(a, b) => {
                 let lo = self.eval(a, f)?.int()?;
                 let hi = self.eval(b, f)?.int()?;
+                check_range(lo, hi)?;
                 for v in lo..=hi {
                     self.locals[p.slot as usize] = Value::Int(v);
                     if self.choice_ok(p, f)? {
@@ -379,9 +420,18 @@ impl Engine {
         let g = self.game.clone();
         let np = g.players.len() as u8;
         let mover = self.pos.turn.to_move;
-        let mut f = Frame { mover, next: mover, last: None, again: false, end: false };
+        let mut f = Frame {
+            mover,
+            next: mover,
+            last: None,
+            again: false,
+            end: false,
+        };
         if !mv.is_pass() {
-            let def = g.moves.get(mv.def as usize).ok_or_else(|| Halt::Error(format!("no move declaration {}", mv.def)))?;
+            let def = g
+                .moves
+                .get(mv.def as usize)
+                .ok_or_else(|| Halt::Error(format!("no move declaration {}", mv.def)))?;
             for (i, p) in def.params.iter().enumerate() {
                 self.locals[p.slot as usize] = arg_value(p, mv.args[i]);
             }
@@ -416,7 +466,9 @@ impl Engine {
 
     /// Unmakes the last move made. Returns false when there is none.
     pub fn undo(&mut self) -> bool {
-        let Some(t) = self.undo_turns.pop() else { return false };
+        let Some(t) = self.undo_turns.pop() else {
+            return false;
+        };
         let n = self.pos.counts.len();
         let at = self.undo_counts.len() - n;
         self.pos.counts.copy_from_slice(&self.undo_counts[at..]);
@@ -439,14 +491,23 @@ impl Engine {
         }
         let scores = self.scores()?;
         let best = scores.iter().copied().max().unwrap_or(0);
-        let winners = (0..scores.len()).filter(|&i| scores[i] == best).map(|i| i as PlayerId).collect();
+        let winners = (0..scores.len())
+            .filter(|&i| scores[i] == best)
+            .map(|i| i as PlayerId)
+            .collect();
         Ok(Some(Outcome { scores, winners }))
     }
 
     /// Each player's score in the current position.
     pub fn scores(&mut self) -> Res<Vec<i64>> {
         let g = self.game.clone();
-        let f = Frame { mover: self.pos.turn.to_move, next: self.pos.turn.to_move, last: None, again: false, end: false };
+        let f = Frame {
+            mover: self.pos.turn.to_move,
+            next: self.pos.turn.to_move,
+            last: None,
+            again: false,
+            end: false,
+        };
         let mut out = Vec::with_capacity(g.players.len());
         for p in 0..g.players.len() as u8 {
             self.locals[g.score.0 as usize] = Value::Player(p);
@@ -466,7 +527,13 @@ impl Engine {
 
     fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
         match &s.kind {
-            StmtKind::Sow { amount, source, track, it, skips } => {
+            StmtKind::Sow {
+                amount,
+                source,
+                track,
+                it,
+                skips,
+            } => {
                 let src = self.eval(source, f)?.site()?;
                 let t = self.eval(track, f)?.track()?;
                 let have = self.pos.counts[src as usize];
@@ -484,7 +551,9 @@ impl Engine {
                 if len == 0 {
                     return Err(Halt::Error(format!("track `{}` has no sites", track.name)));
                 }
-                let mut pos: isize = track.position[src as usize].map(|p| p as isize).unwrap_or(-1);
+                let mut pos: isize = track.position[src as usize]
+                    .map(|p| p as isize)
+                    .unwrap_or(-1);
                 let mut left = n;
                 let mut idle = 0;
                 while left > 0 {
@@ -508,7 +577,10 @@ impl Engine {
                         if skip {
                             idle += 1;
                             if idle > len {
-                                return Err(Halt::Error(format!("every site of track `{}` is skipped: the sowing cannot go on", track.name)));
+                                return Err(Halt::Error(format!(
+                                    "every site of track `{}` is skipped: the sowing cannot go on",
+                                    track.name
+                                )));
                             }
                             continue;
                         }
@@ -549,16 +621,27 @@ impl Engine {
             StmtKind::Put { amount, target } => {
                 let n = self.eval(amount, f)?.int()?;
                 if !(0..=1_000_000).contains(&n) {
-                    return Err(Halt::Error(format!("`put` of {n} counters: must be 0 to 1000000")));
+                    return Err(Halt::Error(format!(
+                        "`put` of {n} counters: must be 0 to 1000000"
+                    )));
                 }
                 let t = self.eval(target, f)?;
                 for k in 0..self.set_len(t)? {
                     let s = self.set_item(t, k)?;
+                    if self.total_counters() + n > MAX_COUNT as i64 {
+                        return Err(Halt::Error(format!(
+                            "`put` would make more than {MAX_COUNT} counters in all"
+                        )));
+                    }
                     self.pos.counts[s as usize] += n as i32;
                 }
                 Ok(())
             }
-            StmtKind::If { cond, then, otherwise } => {
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 if self.eval(cond, f)?.truthy() {
                     self.run(then, f)
                 } else {
@@ -575,6 +658,7 @@ impl Engine {
                 }
                 Domain::Range(a, b) => {
                     let (lo, hi) = (self.eval(a, f)?.int()?, self.eval(b, f)?.int()?);
+                    check_range(lo, hi)?;
                     for v in lo..=hi {
                         self.locals[*var as usize] = Value::Int(v);
                         self.run(body, f)?;
@@ -639,7 +723,11 @@ impl Engine {
                 Builtin::Next => Value::Player(f.next),
                 Builtin::Last => match f.last {
                     Some(s) => Value::Site(s),
-                    None => return Err(Halt::Error("`last` is used before any sowing of this move".into())),
+                    None => {
+                        return Err(Halt::Error(
+                            "`last` is used before any sowing of this move".into(),
+                        ));
+                    }
                 },
                 Builtin::Ply => Value::Int(self.pos.turn.ply as i64),
             },
@@ -647,13 +735,21 @@ impl Engine {
                 let v = self.eval(x, f)?;
                 match v {
                     Value::Site(s) => Value::Int(self.pos.counts[s as usize] as i64),
-                    Value::Set(s) => Value::Int(self.game.sets[s as usize].iter().map(|&i| self.pos.counts[i as usize] as i64).sum()),
+                    Value::Set(s) => Value::Int(
+                        self.game.sets[s as usize]
+                            .iter()
+                            .map(|&i| self.pos.counts[i as usize] as i64)
+                            .sum(),
+                    ),
                     other => return Err(type_halt("a site", other)),
                 }
             }
             Expr::Owner(x) => {
                 let s = self.eval(x, f)?.site()?;
-                self.game.sites[s as usize].owner.map(Value::Player).unwrap_or(Value::None)
+                self.game.sites[s as usize]
+                    .owner
+                    .map(Value::Player)
+                    .unwrap_or(Value::None)
             }
             Expr::OwnedSite(kind, p) => {
                 let p = self.eval(p, f)?.player()?;
@@ -662,13 +758,23 @@ impl Engine {
                     SiteKind::Store => 1,
                     SiteKind::Reserve => 2,
                 };
-                self.game.owned[k].get(p as usize).copied().flatten().map(Value::Site).unwrap_or(Value::None)
+                self.game.owned[k]
+                    .get(p as usize)
+                    .copied()
+                    .flatten()
+                    .map(Value::Site)
+                    .unwrap_or(Value::None)
             }
             Expr::Relation(r, x) => {
                 let s = self.eval(x, f)?.site()?;
                 match self.game.relations[*r as usize].1[s as usize] {
                     Some(t) => Value::Site(t),
-                    None => return Err(Halt::Error(format!("relation `{}` names no site for `{}`", self.game.relations[*r as usize].0, self.game.sites[s as usize].name))),
+                    None => {
+                        return Err(Halt::Error(format!(
+                            "relation `{}` names no site for `{}`",
+                            self.game.relations[*r as usize].0, self.game.sites[s as usize].name
+                        )));
+                    }
                 }
             }
             Expr::IsKind(x, k) => {
@@ -688,15 +794,28 @@ impl Engine {
                 let key = self.eval(x, f)?;
                 match self.game.families[*fam as usize].members.get(&key) {
                     Some(v) => *v,
-                    None => return Err(Halt::Error(format!("`{}` has no member {key:?}", self.game.families[*fam as usize].name))),
+                    None => {
+                        return Err(Halt::Error(format!(
+                            "`{}` has no member {key:?}",
+                            self.game.families[*fam as usize].name
+                        )));
+                    }
                 }
             }
             Expr::Not(x) => Value::Bool(!self.eval(x, f)?.truthy()),
             Expr::Neg(x) => Value::Int(-self.eval(x, f)?.int()?),
             Expr::Bin(op, a, b) => {
                 match op {
-                    BinOp::And => return Ok(Value::Bool(self.eval(a, f)?.truthy() && self.eval(b, f)?.truthy())),
-                    BinOp::Or => return Ok(Value::Bool(self.eval(a, f)?.truthy() || self.eval(b, f)?.truthy())),
+                    BinOp::And => {
+                        return Ok(Value::Bool(
+                            self.eval(a, f)?.truthy() && self.eval(b, f)?.truthy(),
+                        ));
+                    }
+                    BinOp::Or => {
+                        return Ok(Value::Bool(
+                            self.eval(a, f)?.truthy() || self.eval(b, f)?.truthy(),
+                        ));
+                    }
                     _ => {}
                 }
                 let x = self.eval(a, f)?;
@@ -710,7 +829,9 @@ impl Engine {
                             BinOp::Add => Value::Int(x.saturating_add(y)),
                             BinOp::Sub => Value::Int(x.saturating_sub(y)),
                             BinOp::Mul => Value::Int(x.saturating_mul(y)),
-                            BinOp::Div | BinOp::Mod if y == 0 => return Err(Halt::Error("division by zero".into())),
+                            BinOp::Div | BinOp::Mod if y == 0 => {
+                                return Err(Halt::Error("division by zero".into()));
+                            }
                             BinOp::Div => Value::Int(x.div_euclid(y)),
                             BinOp::Mod => Value::Int(x.rem_euclid(y)),
                             BinOp::Lt => Value::Bool(x < y),
@@ -726,14 +847,22 @@ impl Engine {
             Expr::Quant(q, slot, dom, body) => {
                 let items: (i64, i64, u8) = match &**dom {
                     Domain::Players => (0, self.game.players.len() as i64 - 1, 0),
-                    Domain::Range(a, b) => (self.eval(a, f)?.int()?, self.eval(b, f)?.int()?, 1),
+                    Domain::Range(a, b) => {
+                        let (lo, hi) = (self.eval(a, f)?.int()?, self.eval(b, f)?.int()?);
+                        check_range(lo, hi)?;
+                        (lo, hi, 1)
+                    }
                     Domain::Set(_) => return Err(Halt::Error("quantifier over a set".into())),
                 };
                 let mut acc: i64 = 0;
                 let mut any = false;
                 let mut all = true;
                 for v in items.0..=items.1 {
-                    self.locals[*slot as usize] = if items.2 == 0 { Value::Player(v as u8) } else { Value::Int(v) };
+                    self.locals[*slot as usize] = if items.2 == 0 {
+                        Value::Player(v as u8)
+                    } else {
+                        Value::Int(v)
+                    };
                     let r = self.eval(body, f)?;
                     match q {
                         Quant::Sum => acc = acc.saturating_add(r.int()?),
@@ -776,7 +905,9 @@ pub fn move_name(g: &Game, mv: Move) -> String {
     if mv.is_pass() {
         return "pass".into();
     }
-    let Some(def) = g.moves.get(mv.def as usize) else { return "?".into() };
+    let Some(def) = g.moves.get(mv.def as usize) else {
+        return "?".into();
+    };
     let mut s = String::new();
     for part in &def.template {
         match part {
@@ -800,9 +931,26 @@ fn arg_value(p: &Param, a: i32) -> Value {
     }
 }
 
+/// Most counters a game may have; `put` refuses to go beyond it, and no
+/// move can, since moves conserve counters.
+const MAX_COUNT: i32 = 100_000_000;
+/// Most values a range in a rule may run over during play.
+const MAX_RANGE: i64 = 100_000;
+
+fn check_range(lo: i64, hi: i64) -> Res<()> {
+    if hi.saturating_sub(lo) >= MAX_RANGE {
+        return Err(Halt::Error(format!(
+            "the range {lo}..{hi} has more than {MAX_RANGE} values"
+        )));
+    }
+    Ok(())
+}
+
 fn type_halt(want: &str, got: Value) -> Halt {
     match got {
-        Value::None => Halt::Error(format!("expected {want}, but there is none here (a player owning no such site, or a site with no owner)")),
+        Value::None => Halt::Error(format!(
+            "expected {want}, but there is none here (a player owning no such site, or a site with no owner)"
+        )),
         other => Halt::Error(format!("expected {want}, found {other:?}")),
     }
 }

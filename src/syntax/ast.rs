@@ -62,7 +62,11 @@ pub struct OptionDecl {
 #[derive(Debug, Clone)]
 pub enum VariantItem {
     Use(Ident),
-    Set { name: Ident, value: Literal, value_span: Span },
+    Set {
+        name: Ident,
+        value: Literal,
+        value_span: Span,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -273,12 +277,35 @@ pub struct Stmt {
 
 #[derive(Debug, Clone)]
 pub enum StmtKind {
-    Sow { amount: Option<Expr>, source: Expr, track: Expr, skips: Vec<Expr> },
-    Take { amount: Option<Expr>, from: Expr, to: Expr },
-    Put { amount: Expr, target: Expr },
-    If { cond: Expr, then: Vec<Stmt>, otherwise: Option<Vec<Stmt>> },
-    For { var: Ident, domain: Domain, body: Vec<Stmt> },
-    Let { var: Ident, value: Expr },
+    Sow {
+        amount: Option<Expr>,
+        source: Expr,
+        track: Expr,
+        skips: Vec<Expr>,
+    },
+    Take {
+        amount: Option<Expr>,
+        from: Expr,
+        to: Expr,
+    },
+    Put {
+        amount: Expr,
+        target: Expr,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Option<Vec<Stmt>>,
+    },
+    For {
+        var: Ident,
+        domain: Domain,
+        body: Vec<Stmt>,
+    },
+    Let {
+        var: Ident,
+        value: Expr,
+    },
     Require(Expr),
     Again,
     EndGame,

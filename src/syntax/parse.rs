@@ -23,7 +23,9 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::op_lt, Assoc::Left)
             | Op::infix(Rule::op_gt, Assoc::Left))
         .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
-        .op(Op::infix(Rule::op_mul, Assoc::Left) | Op::infix(Rule::op_div, Assoc::Left) | Op::infix(Rule::op_mod, Assoc::Left))
+        .op(Op::infix(Rule::op_mul, Assoc::Left)
+            | Op::infix(Rule::op_div, Assoc::Left)
+            | Op::infix(Rule::op_mod, Assoc::Left))
         .op(Op::prefix(Rule::op_neg))
         .op(Op::postfix(Rule::is_kind))
 });
@@ -31,7 +33,11 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 /// Parses one rule file. `file` is the index of its text in the loaded
 /// sources, carried in every span. A syntax error is one diagnostic.
 pub fn parse(text: &str, file: u16) -> Result<File, Diagnostic> {
-    let mut pairs = RulesParser::parse(Rule::file, text).map_err(|e| syntax_error(e, text, file))?;
+    check_limits(text, file)?;
+    // A bound on the parser's work, so that no input can make it run for long.
+    pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
+    let mut pairs =
+        RulesParser::parse(Rule::file, text).map_err(|e| syntax_error(e, text, file))?;
     let top = pairs.next().expect("the file rule always yields one pair");
     let l = Lower { file };
     let mut items = Vec::new();
@@ -41,6 +47,56 @@ pub fn parse(text: &str, file: u16) -> Result<File, Diagnostic> {
         }
     }
     Ok(File { items })
+}
+
+/// Rule files are small; these bounds keep the parser and checker from
+/// deep recursion or long work on hostile input.
+const MAX_BYTES: usize = 1 << 20;
+const MAX_NESTING: usize = 48;
+const MAX_OPERATORS: usize = 400;
+const CALL_LIMIT: usize = 20_000_000;
+
+/// Refuses inputs too large or too deeply nested to be a rule file.
+fn check_limits(text: &str, file: u16) -> Result<(), Diagnostic> {
+    if text.len() > MAX_BYTES {
+        return Err(Diagnostic::error(
+            Span::new(file, 0, 0),
+            format!(
+                "the file is {} bytes; a rule file may have at most {MAX_BYTES}",
+                text.len()
+            ),
+        )
+        .label("too large"));
+    }
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    let mut in_string = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            '\n' => {
+                in_comment = false;
+                in_string = false;
+            }
+            _ if in_comment => {}
+            '"' => in_string = !in_string,
+            _ if in_string => {}
+            '#' => in_comment = true,
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(Diagnostic::error(
+                        Span::new(file, i, i + 1),
+                        format!("brackets nested more than {MAX_NESTING} deep"),
+                    )
+                    .label("too deep")
+                    .help("split the expression with `let`, or the rule into several"));
+                }
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The words a syntax error uses for what the parser expected.
@@ -55,13 +111,23 @@ fn rule_name(rule: &Rule) -> String {
         Rule::boolean => "`true` or `false`".into(),
         Rule::string => "a quoted string".into(),
         Rule::literal => "a number, `true` or `false`".into(),
-        Rule::expr | Rule::primary | Rule::paren | Rule::call | Rule::indexed | Rule::quantifier | Rule::kind_set => "an expression".into(),
+        Rule::expr
+        | Rule::primary
+        | Rule::paren
+        | Rule::call
+        | Rule::indexed
+        | Rule::quantifier
+        | Rule::kind_set => "an expression".into(),
         Rule::EOI => "the end of the file".into(),
         Rule::item => "a declaration (game, option, players, pit, track, move, rule, ...)".into(),
         Rule::stmt => "a statement (sow, take, put, if, for, let, require, again, end game)".into(),
         Rule::op_or | Rule::op_and => "`and` or `or`".into(),
-        Rule::op_eq | Rule::op_ne | Rule::op_le | Rule::op_ge | Rule::op_lt | Rule::op_gt => "a comparison".into(),
-        Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div | Rule::op_mod => "an operator".into(),
+        Rule::op_eq | Rule::op_ne | Rule::op_le | Rule::op_ge | Rule::op_lt | Rule::op_gt => {
+            "a comparison".into()
+        }
+        Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div | Rule::op_mod => {
+            "an operator".into()
+        }
         Rule::is_kind => "`is`".into(),
         Rule::op_not => "`not`".into(),
         Rule::site_kind => "`pit`, `store` or `reserve`".into(),
@@ -77,12 +143,43 @@ fn rule_name(rule: &Rule) -> String {
 /// Folds the many keywords that can start a statement, a declaration or an
 /// operator into those words, so that a syntax error lists a few choices.
 fn group(name: String) -> String {
-    const STATEMENTS: &[&str] = &["`sow`", "`take`", "`put`", "`if`", "`for`", "`let`", "`require`", "`again`", "`end`"];
-    const DECLARATIONS: &[&str] = &[
-        "`game`", "`extends`", "`option`", "`variant`", "`players`", "`pit`, `store` or `reserve`", "`relation`", "`track`", "`layout`", "`setup`", "`phase`",
-        "`move`", "`rule`", "`avoid`", "`when`", "`score`",
+    const STATEMENTS: &[&str] = &[
+        "`sow`",
+        "`take`",
+        "`put`",
+        "`if`",
+        "`for`",
+        "`let`",
+        "`require`",
+        "`again`",
+        "`end`",
     ];
-    const OPERATORS: &[&str] = &["`and` or `or`", "`and`", "`or`", "`is`", "a comparison", "an operator"];
+    const DECLARATIONS: &[&str] = &[
+        "`game`",
+        "`extends`",
+        "`option`",
+        "`variant`",
+        "`players`",
+        "`pit`, `store` or `reserve`",
+        "`relation`",
+        "`track`",
+        "`layout`",
+        "`setup`",
+        "`phase`",
+        "`move`",
+        "`rule`",
+        "`avoid`",
+        "`when`",
+        "`score`",
+    ];
+    const OPERATORS: &[&str] = &[
+        "`and` or `or`",
+        "`and`",
+        "`or`",
+        "`is`",
+        "a comparison",
+        "an operator",
+    ];
     if STATEMENTS.contains(&name.as_str()) {
         "a statement".into()
     } else if DECLARATIONS.contains(&name.as_str()) {
@@ -129,26 +226,59 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
     let rest = &text[pos.min(text.len())..];
     let len = match rest.chars().next() {
         None => 0,
-        Some(c) if c.is_alphanumeric() || c == '_' => rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).unwrap_or(rest.len()),
+        Some(c) if c.is_alphanumeric() || c == '_' => rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(rest.len()),
         Some(c) => c.len_utf8(),
     };
-    let found = if len == 0 { "the end of the file".to_string() } else { format!("`{}`", &rest[..len]) };
+    let found = if len == 0 {
+        "the end of the file".to_string()
+    } else {
+        format!("`{}`", &rest[..len])
+    };
     let (message, label) = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
             let raw: Vec<String> = positives.iter().map(rule_name).collect();
             // `end` starts a declaration at the top level and a statement in a block.
-            let top_level = raw.iter().any(|n| n != "`end`" && group(n.clone()) == "a declaration");
-            let mut names: Vec<String> = raw.into_iter().map(|n| if n == "`end`" && top_level { "a declaration".into() } else { group(n) }).collect();
+            let top_level = raw
+                .iter()
+                .any(|n| n != "`end`" && group(n.clone()) == "a declaration");
+            let mut names: Vec<String> = raw
+                .into_iter()
+                .map(|n| {
+                    if n == "`end`" && top_level {
+                        "a declaration".into()
+                    } else {
+                        group(n)
+                    }
+                })
+                .collect();
             names.sort();
             names.dedup();
             let list = match names.len() {
                 1 => names[0].clone(),
-                _ => format!("{} or {}", names[..names.len() - 1].join(", "), names[names.len() - 1]),
+                _ => format!(
+                    "{} or {}",
+                    names[..names.len() - 1].join(", "),
+                    names[names.len() - 1]
+                ),
             };
-            (format!("syntax error: expected {list}, found {found}"), format!("expected {list}"))
+            (
+                format!("syntax error: expected {list}, found {found}"),
+                format!("expected {list}"),
+            )
         }
-        ErrorVariant::ParsingError { .. } => (format!("syntax error: unexpected {found}"), "unexpected here".to_string()),
-        ErrorVariant::CustomError { message } => (format!("syntax error: {message}"), message.clone()),
+        ErrorVariant::ParsingError { .. } => (
+            format!("syntax error: unexpected {found}"),
+            "unexpected here".to_string(),
+        ),
+        ErrorVariant::CustomError { message } if message.contains("call limit") => (
+            "this file is too complex to parse (the parser's work limit was reached)".to_string(),
+            "the parser gave up here".to_string(),
+        ),
+        ErrorVariant::CustomError { message } => {
+            (format!("syntax error: {message}"), message.clone())
+        }
     };
     let mut d = Diagnostic::error(Span::new(file, pos, pos + len), message).label(label);
     if rest.starts_with("//") {
@@ -157,7 +287,9 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
         d = d.help("to compare, write `==`");
     } else if let Some(open) = unclosed_brace(text, pos).filter(|_| !rest.starts_with('}')) {
         let (line, col) = crate::diagnostics::line_col(text, open);
-        d = d.help(format!("is a `}}` missing? the `{{` at line {line}, column {col} is still open here"));
+        d = d.help(format!(
+            "is a `}}` missing? the `{{` at line {line}, column {col} is still open here"
+        ));
     }
     d
 }
@@ -176,12 +308,18 @@ impl Lower {
     }
 
     fn ident(&self, p: Pair<Rule>) -> Ident {
-        Ident { name: p.as_str().to_string(), span: self.span(&p) }
+        Ident {
+            name: p.as_str().to_string(),
+            span: self.span(&p),
+        }
     }
 
     fn string(&self, p: Pair<Rule>) -> Str {
         let s = p.as_str();
-        Str { value: s[1..s.len() - 1].to_string(), span: self.span(&p) }
+        Str {
+            value: s[1..s.len() - 1].to_string(),
+            span: self.span(&p),
+        }
     }
 
     fn int(&self, p: &Pair<Rule>) -> R<i64> {
@@ -189,7 +327,11 @@ impl Lower {
             .parse::<i64>()
             .ok()
             .filter(|v| *v <= i32::MAX as i64)
-            .ok_or_else(|| Diagnostic::error(self.span(p), "number too large").label("at most 2147483647").help("counts and options are whole numbers below 2^31"))
+            .ok_or_else(|| {
+                Diagnostic::error(self.span(p), "number too large")
+                    .label("at most 2147483647")
+                    .help("counts and options are whole numbers below 2^31")
+            })
     }
 
     fn literal(&self, p: Pair<Rule>) -> R<Literal> {
@@ -232,7 +374,14 @@ impl Lower {
                         _ => {}
                     }
                 }
-                Item::Option(OptionDecl { name, default, default_span, range, doc, span })
+                Item::Option(OptionDecl {
+                    name,
+                    default,
+                    default_span,
+                    range,
+                    doc,
+                    span,
+                })
             }
             Rule::variant_decl => {
                 let name = self.ident(it.next().unwrap());
@@ -241,18 +390,29 @@ impl Lower {
                 for c in it {
                     match c.as_rule() {
                         Rule::string => doc = Some(self.string(c)),
-                        Rule::variant_use => items.push(VariantItem::Use(self.ident(c.into_inner().nth(1).unwrap()))),
+                        Rule::variant_use => {
+                            items.push(VariantItem::Use(self.ident(c.into_inner().nth(1).unwrap())))
+                        }
                         Rule::variant_set => {
                             let mut s = c.into_inner().skip(1);
                             let name = self.ident(s.next().unwrap());
                             let lit = s.next().unwrap();
                             let value_span = self.span(&lit);
-                            items.push(VariantItem::Set { name, value: self.literal(lit)?, value_span });
+                            items.push(VariantItem::Set {
+                                name,
+                                value: self.literal(lit)?,
+                                value_span,
+                            });
                         }
                         _ => {}
                     }
                 }
-                Item::Variant(VariantDecl { name, doc, items, span })
+                Item::Variant(VariantDecl {
+                    name,
+                    doc,
+                    items,
+                    span,
+                })
             }
             Rule::players_decl => {
                 let mut names = Vec::new();
@@ -274,11 +434,18 @@ impl Lower {
                 for c in it {
                     match c.as_rule() {
                         Rule::decl_name => names.push(self.decl_name(c)?),
-                        Rule::owner_attr => owner = Some(self.expr(c.into_inner().nth(1).unwrap())?),
+                        Rule::owner_attr => {
+                            owner = Some(self.expr(c.into_inner().nth(1).unwrap())?)
+                        }
                         _ => {}
                     }
                 }
-                Item::Site(SiteDecl { kind, names, owner, span })
+                Item::Site(SiteDecl {
+                    kind,
+                    names,
+                    owner,
+                    span,
+                })
             }
             Rule::relation_decl => {
                 let name = self.ident(it.next().unwrap());
@@ -297,7 +464,13 @@ impl Lower {
                         }
                         None => None,
                     };
-                    pairs.push(RelationPair { from, both_ways, to, each, span: ps });
+                    pairs.push(RelationPair {
+                        from,
+                        both_ways,
+                        to,
+                        each,
+                        span: ps,
+                    });
                 }
                 Item::Relation(RelationDecl { name, pairs, span })
             }
@@ -305,13 +478,21 @@ impl Lower {
                 let name = self.decl_name(it.next().unwrap())?;
                 let cyclic = it.next().unwrap().as_str() == "cyclic";
                 let items = it.map(|c| self.track_item(c)).collect::<R<Vec<_>>>()?;
-                Item::Track(TrackDecl { name, cyclic, items, span })
+                Item::Track(TrackDecl {
+                    name,
+                    cyclic,
+                    items,
+                    span,
+                })
             }
             Rule::layout_decl => {
                 let mut rows = Vec::new();
                 for row in it {
                     let mut cells = Vec::new();
-                    for cell in row.into_inner().filter(|c| c.as_rule() == Rule::layout_cell) {
+                    for cell in row
+                        .into_inner()
+                        .filter(|c| c.as_rule() == Rule::layout_cell)
+                    {
                         let inner = cell.into_inner().next().unwrap();
                         cells.push(match inner.as_rule() {
                             Rule::blank_cell => None,
@@ -325,7 +506,13 @@ impl Lower {
             Rule::setup_decl => Item::Setup(self.block(it.next().unwrap())?),
             Rule::phase_decl => {
                 let name = self.ident(it.next().unwrap());
-                let mut ph = PhaseDecl { name, moves: vec![], rules: vec![], transitions: vec![], span };
+                let mut ph = PhaseDecl {
+                    name,
+                    moves: vec![],
+                    rules: vec![],
+                    transitions: vec![],
+                    span,
+                };
                 for c in it {
                     match c.as_rule() {
                         Rule::move_decl => ph.moves.push(self.move_decl(c)?),
@@ -353,11 +540,20 @@ impl Lower {
                     Some(b) => self.block(b)?.stmts,
                     None => vec![],
                 };
-                Item::End(EndDecl { name, cond, body, span })
+                Item::End(EndDecl {
+                    name,
+                    cond,
+                    body,
+                    span,
+                })
             }
             Rule::stuck_decl => {
                 let a = it.next().unwrap();
-                let action = if a.as_str() == "pass" { StuckAction::Pass } else { StuckAction::End };
+                let action = if a.as_str() == "pass" {
+                    StuckAction::Pass
+                } else {
+                    StuckAction::End
+                };
                 Item::Stuck(StuckDecl { action, span })
             }
             Rule::score_decl => {
@@ -373,7 +569,13 @@ impl Lower {
         let span = self.span(&p);
         let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
         let name = self.ident(it.next().unwrap());
-        let mut m = MoveDecl { name, template: None, choices: vec![], body: vec![], span };
+        let mut m = MoveDecl {
+            name,
+            template: None,
+            choices: vec![],
+            body: vec![],
+            span,
+        };
         for c in it {
             match c.as_rule() {
                 Rule::string => m.template = Some(self.string(c)),
@@ -382,18 +584,20 @@ impl Lower {
                     let mut parts = c.into_inner().filter(|c| !is_keyword(c.as_rule()));
                     let var = self.ident(parts.next().unwrap());
                     let d = parts.next().unwrap().into_inner().next().unwrap();
-                    let domain = match d.as_rule() {
-                        Rule::range => {
-                            let (a, b) = self.range(d)?;
-                            ChoiceDomain::Range(a, b)
-                        }
-                        _ => ChoiceDomain::Set(self.expr(d)?),
+                    let domain = match self.index_arg(d)? {
+                        IndexArg::Range(a, b) => ChoiceDomain::Range(a, b),
+                        IndexArg::Single(e) => ChoiceDomain::Set(e),
                     };
                     let filter = match parts.next() {
                         Some(f) => Some(self.expr(f)?),
                         None => None,
                     };
-                    m.choices.push(Choose { var, domain, filter, span: cs });
+                    m.choices.push(Choose {
+                        var,
+                        domain,
+                        filter,
+                        span: cs,
+                    });
                 }
                 _ => m.body.push(self.stmt(c)?),
             }
@@ -414,7 +618,12 @@ impl Lower {
                 _ => {}
             }
         }
-        Ok(RuleDecl { name, after, body, span })
+        Ok(RuleDecl {
+            name,
+            after,
+            body,
+            span,
+        })
     }
 
     fn site_kind(&self, p: Pair<Rule>) -> SiteKind {
@@ -432,12 +641,20 @@ impl Lower {
         let index = match it.next() {
             None => None,
             Some(spec) => {
-                let mut parts = spec.into_inner().filter(|c| !is_keyword(c.as_rule())).peekable();
+                let mut parts = spec.into_inner().filter(|c| !is_keyword(c.as_rule()));
                 let first = parts.next().unwrap();
                 Some(match first.as_rule() {
-                    Rule::ident => IndexSpec::Domain(Some(self.ident(first)), self.domain(parts.next().unwrap())?),
-                    Rule::domain => IndexSpec::Domain(None, self.domain(first)?),
-                    _ => IndexSpec::Single(self.expr(first)?),
+                    Rule::ident => IndexSpec::Domain(
+                        Some(self.ident(first)),
+                        self.domain(parts.next().unwrap())?,
+                    ),
+                    Rule::domain_players => {
+                        IndexSpec::Domain(None, Domain::Players(self.span(&first)))
+                    }
+                    _ => match self.index_arg(first)? {
+                        IndexArg::Range(a, b) => IndexSpec::Domain(None, Domain::Range(a, b)),
+                        IndexArg::Single(e) => IndexSpec::Single(e),
+                    },
                 })
             }
         };
@@ -458,7 +675,10 @@ impl Lower {
 
     fn range(&self, p: Pair<Rule>) -> R<(Expr, Expr)> {
         let mut it = p.into_inner();
-        Ok((self.expr(it.next().unwrap())?, self.expr(it.next().unwrap())?))
+        Ok((
+            self.expr(it.next().unwrap())?,
+            self.expr(it.next().unwrap())?,
+        ))
     }
 
     fn site_ref(&self, p: Pair<Rule>) -> R<SiteRef> {
@@ -473,12 +693,12 @@ impl Lower {
     }
 
     fn index_arg(&self, p: Pair<Rule>) -> R<IndexArg> {
-        Ok(match p.as_rule() {
-            Rule::range => {
-                let (a, b) = self.range(p)?;
-                IndexArg::Range(a, b)
-            }
-            _ => IndexArg::Single(self.expr(p)?),
+        debug_assert_eq!(p.as_rule(), Rule::index_arg);
+        let mut it = p.into_inner();
+        let a = self.expr(it.next().unwrap())?;
+        Ok(match it.next() {
+            Some(b) => IndexArg::Range(a, self.expr(b)?),
+            None => IndexArg::Single(a),
         })
     }
 
@@ -495,28 +715,45 @@ impl Lower {
 
     fn block(&self, p: Pair<Rule>) -> R<Block> {
         let span = self.span(&p);
-        let stmts = p.into_inner().map(|s| self.stmt(s)).collect::<R<Vec<_>>>()?;
+        let stmts = p
+            .into_inner()
+            .map(|s| self.stmt(s))
+            .collect::<R<Vec<_>>>()?;
         Ok(Block { stmts, span })
     }
 
     fn stmt(&self, p: Pair<Rule>) -> R<Stmt> {
         let span = self.span(&p);
         let rule = p.as_rule();
-        let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule())).peekable();
+        let mut it = p
+            .into_inner()
+            .filter(|c| !is_keyword(c.as_rule()))
+            .peekable();
         let kind = match rule {
             Rule::sow_stmt => {
                 let amount = match it.peek().map(|c| c.as_rule()) {
-                    Some(Rule::sow_amount) => Some(self.expr(it.next().unwrap().into_inner().next().unwrap())?),
+                    Some(Rule::sow_amount) => {
+                        Some(self.expr(it.next().unwrap().into_inner().next().unwrap())?)
+                    }
                     _ => None,
                 };
                 let source = self.expr(it.next().unwrap())?;
                 let track = self.expr(it.next().unwrap())?;
-                let skips = it.map(|s| self.expr(s.into_inner().nth(1).unwrap())).collect::<R<Vec<_>>>()?;
-                StmtKind::Sow { amount, source, track, skips }
+                let skips = it
+                    .map(|s| self.expr(s.into_inner().nth(1).unwrap()))
+                    .collect::<R<Vec<_>>>()?;
+                StmtKind::Sow {
+                    amount,
+                    source,
+                    track,
+                    skips,
+                }
             }
             Rule::take_stmt => {
                 let amount = match it.peek().map(|c| c.as_rule()) {
-                    Some(Rule::take_amount) => Some(self.expr(it.next().unwrap().into_inner().next().unwrap())?),
+                    Some(Rule::take_amount) => {
+                        Some(self.expr(it.next().unwrap().into_inner().next().unwrap())?)
+                    }
                     _ => None,
                 };
                 let from = self.expr(it.next().unwrap())?;
@@ -536,7 +773,11 @@ impl Lower {
                     Some(b) => Some(self.block(b)?.stmts),
                     None => None,
                 };
-                StmtKind::If { cond, then, otherwise }
+                StmtKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                }
             }
             Rule::for_stmt => {
                 let var = self.ident(it.next().unwrap());
@@ -546,7 +787,10 @@ impl Lower {
             }
             Rule::let_stmt => {
                 let var = self.ident(it.next().unwrap());
-                StmtKind::Let { var, value: self.expr(it.next().unwrap())? }
+                StmtKind::Let {
+                    var,
+                    value: self.expr(it.next().unwrap())?,
+                }
             }
             Rule::require_stmt => StmtKind::Require(self.expr(it.next().unwrap())?),
             Rule::again_stmt => StmtKind::Again,
@@ -558,19 +802,63 @@ impl Lower {
 
     fn expr(&self, p: Pair<Rule>) -> R<Expr> {
         debug_assert_eq!(p.as_rule(), Rule::expr);
+        let operators = p
+            .clone()
+            .into_inner()
+            .filter(|c| {
+                matches!(
+                    c.as_rule(),
+                    Rule::op_or
+                        | Rule::op_and
+                        | Rule::op_eq
+                        | Rule::op_ne
+                        | Rule::op_le
+                        | Rule::op_ge
+                        | Rule::op_lt
+                        | Rule::op_gt
+                        | Rule::op_add
+                        | Rule::op_sub
+                        | Rule::op_mul
+                        | Rule::op_div
+                        | Rule::op_mod
+                        | Rule::op_not
+                        | Rule::op_neg
+                        | Rule::is_kind
+                )
+            })
+            .count();
+        if operators > MAX_OPERATORS {
+            return Err(Diagnostic::error(
+                self.span(&p),
+                format!("an expression with {operators} operators; at most {MAX_OPERATORS}"),
+            )
+            .label("too long")
+            .help("split it with `let`"));
+        }
         PRATT
             .map_primary(|prim| self.primary(prim))
             .map_prefix(|op, rhs| {
                 let rhs = rhs?;
                 let span = self.span(&op).to(rhs.span);
-                let u = if op.as_rule() == Rule::op_not { UnOp::Not } else { UnOp::Neg };
-                Ok(Expr { kind: ExprKind::Unary(u, Box::new(rhs)), span })
+                let u = if op.as_rule() == Rule::op_not {
+                    UnOp::Not
+                } else {
+                    UnOp::Neg
+                };
+                Ok(Expr {
+                    kind: ExprKind::Unary(u, Box::new(rhs)),
+                    span,
+                })
             })
             .map_postfix(|lhs, op| {
                 let lhs = lhs?;
                 let span = lhs.span.to(self.span(&op));
-                let kind = self.site_kind(op.into_inner().nth(1).unwrap().into_inner().next().unwrap());
-                Ok(Expr { kind: ExprKind::Is(Box::new(lhs), kind), span })
+                let kind =
+                    self.site_kind(op.into_inner().nth(1).unwrap().into_inner().next().unwrap());
+                Ok(Expr {
+                    kind: ExprKind::Is(Box::new(lhs), kind),
+                    span,
+                })
             })
             .map_infix(|lhs, op, rhs| {
                 let (lhs, rhs) = (lhs?, rhs?);
@@ -590,7 +878,10 @@ impl Lower {
                     Rule::op_div => BinOp::Div,
                     _ => BinOp::Mod,
                 };
-                Ok(Expr { kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span })
+                Ok(Expr {
+                    kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)),
+                    span,
+                })
             })
             .parse(p.into_inner())
     }

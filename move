@@ -1,0 +1,7 @@
+{
+  "rules": "rules/cups.mancala",
+  "variants": [],
+  "settings": [],
+  "seed": 0,
+  "moves": []
+}

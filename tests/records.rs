@@ -1,0 +1,126 @@
+//! Saved games: a record replays to the same position; a record that does
+//! not fit its rule file is refused with a clear error, and the game in
+//! progress is kept.
+
+mod common;
+use common::*;
+use mancala::record::Record;
+use mancala::session::Session;
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mancala-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn save_and_load_give_back_the_same_game() {
+    let mut s = session("rules/kalah.mancala", &["standard"], &[("pits", "4")]);
+    for mv in ["s2", "n1", "s4"] {
+        play(&mut s, mv);
+    }
+    set(&mut s, "s1=7");
+    let first = s.legal_names()[0].clone();
+    play(&mut s, &first);
+    let path = temp("game.json");
+    let reply = run(&mut s, &format!("save {}", path.display()));
+    assert!(reply.starts_with("saved 5 steps"), "{reply}");
+
+    let rec = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(rec.variants, vec!["standard"]);
+    assert_eq!(rec.settings, vec![("pits".to_string(), "4".to_string())]);
+    assert_eq!(rec.moves[3], "set s1=7");
+    let loaded = Session::from_record(&rec).unwrap();
+    assert_eq!(loaded.engine().position(), s.engine().position());
+
+    // Loading from the REPL replaces the game; undo then works through the
+    // loaded steps.
+    let mut other = session("rules/kalah.mancala", &[], &[]);
+    let reply = run(&mut other, &format!("load {}", path.display()));
+    assert!(reply.starts_with("loaded"), "{reply}");
+    assert_eq!(other.engine().position(), s.engine().position());
+    run(&mut other, "undo 5");
+    assert_eq!(count(&other, "s1"), 4);
+}
+
+#[test]
+fn records_that_do_not_fit_are_refused_and_the_game_is_kept() {
+    let good = Record {
+        rules: "rules/kalah.mancala".into(),
+        variants: vec![],
+        settings: vec![],
+        seed: 0,
+        moves: vec!["s3".into(), "s1".into()],
+    };
+    let cases: Vec<(Record, &str)> = vec![
+        (
+            Record {
+                moves: vec!["s3".into(), "n9".into()],
+                ..good.clone()
+            },
+            "step 2 `n9`",
+        ),
+        (
+            Record {
+                moves: vec!["s3".into(), "n1".into()],
+                ..good.clone()
+            },
+            "not a legal move here",
+        ),
+        (
+            Record {
+                variants: vec!["standart".into()],
+                ..good.clone()
+            },
+            "did you mean `standard`?",
+        ),
+        (
+            Record {
+                settings: vec![("pits".into(), "12".into())],
+                ..good.clone()
+            },
+            "must be in 1..8",
+        ),
+        (
+            Record {
+                rules: "rules/nope.mancala".into(),
+                ..good.clone()
+            },
+            "cannot read rule file",
+        ),
+        (
+            Record {
+                moves: vec!["set s1=x".into()],
+                ..good.clone()
+            },
+            "not a count",
+        ),
+    ];
+    for (rec, expect) in cases {
+        let err = Session::from_record(&rec)
+            .err()
+            .unwrap_or_else(|| panic!("{rec:?} was accepted"));
+        assert!(
+            err.contains(expect),
+            "{rec:?}: expected {expect:?} in:\n{err}"
+        );
+
+        let path = temp("bad.json");
+        std::fs::write(&path, rec.to_json()).unwrap();
+        let mut s = session("rules/kalah.mancala", &[], &[]);
+        play(&mut s, "s1");
+        let before = s.engine().position().clone();
+        let reply = run(&mut s, &format!("load {}", path.display()));
+        assert!(reply.contains("the game is unchanged"), "{reply}");
+        assert_eq!(s.engine().position(), &before);
+    }
+    for text in [
+        "",
+        "{",
+        "[]",
+        "{\"rules\": 3}",
+        "{\"rules\": \"rules/kalah.mancala\", \"moves\": [], \"extra\": 1}",
+    ] {
+        assert!(Record::from_json(text).is_err(), "{text:?} was accepted");
+    }
+}

@@ -1,0 +1,336 @@
+//! No input makes the parser, the checker, the executor or the REPL panic or
+//! hang: mutated rule files, hostile rules, and nonsense commands.
+
+use std::time::Instant;
+
+use mancala::compile::{Config, compile_source};
+use mancala::session::{Session, Setup};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const TOKENS: &[&str] = &[
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "..",
+    ",",
+    ":",
+    "=",
+    "==",
+    "<->",
+    "->",
+    "#",
+    "\"",
+    "-",
+    "+",
+    "*",
+    "/",
+    "%",
+    "0",
+    "1",
+    "99999999999",
+    "pit",
+    "store",
+    "reserve",
+    "move",
+    "rule",
+    "after",
+    "sow",
+    "along",
+    "skip",
+    "take",
+    "put",
+    "to",
+    "from",
+    "if",
+    "else",
+    "for",
+    "in",
+    "players",
+    "every",
+    "of",
+    "is",
+    "not",
+    "and",
+    "or",
+    "again",
+    "end",
+    "game",
+    "require",
+    "let",
+    "choose",
+    "where",
+    "track",
+    "cyclic",
+    "linear",
+    "relation",
+    "layout",
+    "row",
+    "_",
+    "setup",
+    "phase",
+    "then",
+    "when",
+    "stuck",
+    "pass",
+    "score",
+    "option",
+    "variant",
+    "set",
+    "use",
+    "extends",
+    "mover",
+    "next",
+    "last",
+    "it",
+    "count",
+    "owner",
+    "store(mover)",
+    "opposite(last)",
+    "s[1..pits]",
+    "\n",
+];
+
+fn mutate(text: &str, rng: &mut ChaCha8Rng) -> String {
+    let mut s: Vec<char> = text.chars().collect();
+    for _ in 0..rng.gen_range(1..6) {
+        let at = rng.gen_range(0..=s.len());
+        match rng.gen_range(0..5) {
+            0 if !s.is_empty() => {
+                let end = (at + rng.gen_range(1..20)).min(s.len());
+                s.drain(at.min(end)..end);
+            }
+            1 => {
+                let t = TOKENS.choose(rng).unwrap();
+                for (k, c) in format!(" {t} ").chars().enumerate() {
+                    s.insert(at + k, c);
+                }
+            }
+            2 if !s.is_empty() => {
+                let j = rng.gen_range(0..s.len());
+                let at = at.min(s.len() - 1);
+                s.swap(at, j);
+            }
+            3 => s.truncate(at),
+            _ => {
+                let c = char::from_u32(rng.gen_range(0..0x3000)).unwrap_or('?');
+                s.insert(at, c);
+            }
+        }
+    }
+    s.into_iter().collect()
+}
+
+#[test]
+fn mutated_rule_files_never_panic_or_hang() {
+    let mut inputs: Vec<(String, String)> = Vec::new();
+    for dir in ["rules", "tests/bad"] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "mancala") {
+                inputs.push((
+                    path.to_string_lossy().into_owned(),
+                    std::fs::read_to_string(&path).unwrap(),
+                ));
+            }
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    let mut compiled = 0;
+    let start = Instant::now();
+    for round in 0..1500 {
+        let (name, text) = &inputs[round % inputs.len()];
+        let mutated = mutate(text, &mut rng);
+        let t = Instant::now();
+        let result = compile_source(name, &mutated, &Config::default());
+        assert!(
+            t.elapsed().as_secs() < 5,
+            "checking took {:?} on:\n{mutated}",
+            t.elapsed()
+        );
+        match result {
+            Ok(game) => {
+                compiled += 1;
+                // Whatever compiles can be set up and played a little.
+                if let Ok(mut e) = mancala::engine::Engine::new(std::sync::Arc::new(game)) {
+                    let mut moves = Vec::new();
+                    for _ in 0..20 {
+                        if e.legal_moves(&mut moves).is_err() || moves.is_empty() {
+                            break;
+                        }
+                        let mv = moves[rng.gen_range(0..moves.len())];
+                        if e.apply(mv).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+            Err(f) => {
+                assert!(!f.diagnostics.is_empty());
+                let _ = f.render(false);
+            }
+        }
+    }
+    // Some mutations leave a valid file (a changed number, say).
+    assert!(compiled > 0, "no mutation compiled");
+    eprintln!(
+        "1500 mutations, {compiled} compiled, in {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn pathological_nesting_is_refused_quickly() {
+    for text in [
+        format!(
+            "players a\nscore p: {}1{}\n",
+            "s[".repeat(500),
+            "]".repeat(500)
+        ),
+        format!(
+            "players a\nscore p: {}1{}\n",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        ),
+        format!("players a\nscore p: {}\n", vec!["1"; 50_000].join(" + ")),
+        format!("players a\nscore p: {}1\n", "not ".repeat(10_000)),
+        "x".repeat(2_000_000),
+    ] {
+        let t = Instant::now();
+        let r = compile_source("deep.mancala", &text, &Config::default());
+        assert!(r.is_err());
+        assert!(t.elapsed().as_secs() < 3, "took {:?}", t.elapsed());
+    }
+}
+
+fn hostile(body: &str) -> String {
+    format!(
+        "players a, b\npit s[1..3] owner a\npit n[1..3] owner b\nstore S owner a\nstore N owner b\ntrack round cyclic: s[1..3], S, n[1..3], N\nsetup {{ put 2 in every pit }}\n{body}\nscore p: count(store(p))\n"
+    )
+}
+
+#[test]
+fn hostile_rules_stop_with_an_error() {
+    let cases = [
+        // A move range far too large to enumerate.
+        "move m \"{k}\" { choose k in 1..2000000000 }",
+        // A loop far too long.
+        "move m { for i in 1..2000000000 { again } }",
+        // Every site of the track skipped.
+        "move m \"{h}\" { choose h in every pit of mover where count(h) > 0  sow h along round skip true or count(h) >= 0 }",
+        // `last` before any sowing.
+        "move m { if count(last) > 0 { again } }",
+    ];
+    for body in cases {
+        let text = hostile(body);
+        let game = match compile_source("hostile.mancala", &text, &Config::default()) {
+            Ok(g) => g,
+            Err(f) => panic!("{body}\n{}", f.render(false)),
+        };
+        let mut e = mancala::engine::Engine::new(std::sync::Arc::new(game)).unwrap();
+        let mut moves = Vec::new();
+        let t = Instant::now();
+        let r = e.legal_moves(&mut moves).and_then(|_| match moves.first() {
+            Some(m) => e.apply(*m),
+            None => Ok(()),
+        });
+        assert!(
+            matches!(r, Err(mancala::engine::Halt::Error(_))),
+            "{body}: {r:?}"
+        );
+        assert!(t.elapsed().as_secs() < 2);
+    }
+    // A setup that would make too many counters.
+    let text = hostile("move m { again }").replace(
+        "put 2 in every pit",
+        "for i in 1..90000 { put 100000 in every pit }",
+    );
+    let game = compile_source("hostile.mancala", &text, &Config::default()).unwrap();
+    assert!(mancala::engine::Engine::new(std::sync::Arc::new(game)).is_err());
+}
+
+#[test]
+fn nonsense_commands_leave_the_game_as_it_was() {
+    let words = [
+        "s1",
+        "s2",
+        "n1",
+        "pass",
+        "r1",
+        "undo",
+        "redo",
+        "set",
+        "set s1=3",
+        "set s=1,2",
+        "set clear",
+        "set turn=north",
+        "set turn=x",
+        "set s1=-1",
+        "set s1=",
+        "set =",
+        "set ==3",
+        "moves",
+        "board",
+        "new",
+        "json",
+        "position",
+        "history",
+        "info",
+        "help",
+        "random",
+        "random 0",
+        "random 9999999999",
+        "undo 999",
+        "redo 0",
+        "move",
+        "move s1",
+        "load",
+        "load /nonexistent",
+        "save",
+        "\u{0}",
+        "ä",
+        "s1 s2",
+        "--",
+        "#",
+        "set s1=3 s1=4",
+        "set phase=nope",
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for rules in ["rules/kalah.mancala", "rules/cups.mancala"] {
+        let mut s = Session::new(Setup {
+            rules: rules.into(),
+            ..Default::default()
+        })
+        .unwrap();
+        for _ in 0..1500 {
+            let line: String = (0..rng.gen_range(1..3))
+                .map(|_| *words.choose(&mut rng).unwrap())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let before = s.engine().position().clone();
+            let reply = s.command(&line);
+            let refused = [
+                "unchanged",
+                "unknown",
+                "not a",
+                "needs",
+                "nothing to",
+                "cannot",
+            ]
+            .iter()
+            .any(|w| reply.text.contains(w));
+            if refused {
+                assert_eq!(
+                    s.engine().position(),
+                    &before,
+                    "`{line}` was refused but changed the game:\n{}",
+                    reply.text
+                );
+            }
+        }
+    }
+}
