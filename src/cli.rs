@@ -245,13 +245,18 @@ impl Helper for Completion {}
 fn interactive(mut s: Session) -> i32 {
     print!("{}", s.banner());
     let moves = Rc::new(RefCell::new(s.legal_names()));
-    let mut rl: Editor<Completion, rustyline::history::DefaultHistory> = match Editor::new() {
-        Ok(rl) => rl,
-        Err(e) => {
-            eprintln!("cannot start the line editor ({e}); reading commands plainly");
-            return scripted(s, std::io::stdin().lock(), &mut std::io::stdout());
-        }
-    };
+    let config = rustyline::Config::builder()
+        .completion_type(rustyline::CompletionType::List)
+        .auto_add_history(false)
+        .build();
+    let mut rl: Editor<Completion, rustyline::history::DefaultHistory> =
+        match Editor::with_config(config) {
+            Ok(rl) => rl,
+            Err(e) => {
+                eprintln!("cannot start the line editor ({e}); reading commands plainly");
+                return scripted(s, std::io::stdin().lock(), &mut std::io::stdout());
+            }
+        };
     rl.set_helper(Some(Completion {
         moves: moves.clone(),
     }));
