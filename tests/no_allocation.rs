@@ -53,8 +53,7 @@ fn churn(
             assert_eq!(e.position(), start);
             continue;
         }
-        for i in 0..moves.len() {
-            let mv = moves[i];
+        for &mv in moves.iter() {
             e.apply(mv).unwrap();
             e.undo();
         }
