@@ -1,7 +1,0 @@
-{
-  "rules": "rules/cups.mancala",
-  "variants": [],
-  "settings": [],
-  "seed": 0,
-  "moves": []
-}
