@@ -290,7 +290,6 @@ fn nonsense_commands_leave_the_game_as_it_was() {
         "move s1",
         "load",
         "load /nonexistent",
-        "save",
         "\u{0}",
         "ä",
         "s1 s2",
@@ -299,6 +298,17 @@ fn nonsense_commands_leave_the_game_as_it_was() {
         "set s1=3 s1=4",
         "set phase=nope",
     ];
+    // No `save` among the words: it writes files, and these lines would name
+    // them. The folder is checked below to hold the same files afterwards.
+    let listing = || {
+        let mut v: Vec<_> = std::fs::read_dir(".")
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        v.sort();
+        v
+    };
+    let files_before = listing();
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     for rules in ["rules/kalah.mancala", "rules/cups.mancala"] {
         let mut s = Session::new(Setup {
@@ -333,4 +343,9 @@ fn nonsense_commands_leave_the_game_as_it_was() {
             }
         }
     }
+    assert_eq!(
+        listing(),
+        files_before,
+        "the REPL commands wrote files into the working folder"
+    );
 }
