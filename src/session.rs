@@ -218,11 +218,14 @@ impl Session {
                 quit: true,
             },
             "moves" => {
-                let names = self.legal_names();
-                Reply::text(if names.is_empty() {
-                    "no legal moves: the game is over\n".to_string()
-                } else {
-                    format!("{}\n", names.join(" "))
+                let mut buf = std::mem::take(&mut self.buf);
+                let r = self.engine.legal_moves(&mut buf);
+                let names: Vec<String> = buf.iter().map(|m| self.engine.move_name(*m)).collect();
+                self.buf = buf;
+                Reply::text(match r {
+                    Err(h) => format!("rule error: {}\n", halt_text(&h)),
+                    Ok(()) if names.is_empty() => "no legal moves: the game is over\n".to_string(),
+                    Ok(()) => format!("{}\n", names.join(" ")),
                 })
             }
             "board" => Reply::text(self.show()),

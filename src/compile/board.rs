@@ -395,7 +395,18 @@ impl Compiler {
                 let Some(Global::SiteFamily(f)) =
                     self.globals.get(&item.name.name).map(|g| g.0.clone())
                 else {
-                    return self.one_site(&item.name, None, &[]).into_iter().collect();
+                    if let Some(s) = self.one_site(&item.name, None, &[]) {
+                        let name = self.game.sites[s as usize].name.clone();
+                        self.error(
+                            Diagnostic::error(
+                                a.span.to(b.span),
+                                format!("`{name}` is a single site, not a family"),
+                            )
+                            .label("a run of a single site")
+                            .help(format!("write `{name}`")),
+                        );
+                    }
+                    return vec![];
                 };
                 let Some((lo, hi)) = self.const_range(a, b, &[]) else {
                     return vec![];

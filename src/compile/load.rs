@@ -83,10 +83,22 @@ pub(crate) fn load_text(
     chain.push(canon);
     let mut items = load_text(&base_path.to_string_lossy(), &base_text, sources, chain)?;
     chain.pop();
+    // A declaration replaces the base's of the same key. Two of the same key
+    // in the derived file both stay, so that the checker reports the clash.
+    let base_len = items.len();
+    let mut replaced = vec![false; base_len];
     for item in own {
-        match key(&item).and_then(|k| items.iter().position(|i| key(i).as_ref() == Some(&k))) {
-            Some(pos) => items[pos] = item,
-            None => items.push(item),
+        let pos = key(&item).and_then(|k| {
+            items[..base_len]
+                .iter()
+                .position(|i| key(i).as_ref() == Some(&k))
+        });
+        match pos {
+            Some(pos) if !replaced[pos] => {
+                items[pos] = item;
+                replaced[pos] = true;
+            }
+            _ => items.push(item),
         }
     }
     Ok(items)

@@ -107,6 +107,7 @@ impl Compiler {
             let parts: Vec<&str> = name.name.split('-').collect();
             if parts.iter().all(|p| {
                 self.globals.contains_key(*p)
+                    || candidates.iter().any(|c| c == p)
                     || BUILTIN_NAMES.contains(p)
                     || p.parse::<i64>().is_ok()
             }) {

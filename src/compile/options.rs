@@ -178,10 +178,26 @@ impl Compiler {
                 doc: o.doc.as_ref().map(|d| d.value.clone()).unwrap_or_default(),
             });
         }
+        let mut first_game: Option<Span> = None;
         for item in items {
             if let Item::Game(s) = item {
+                if let Some(prev) = first_game {
+                    self.error(
+                        Diagnostic::error(s.span, "a second `game` name")
+                            .label("again")
+                            .note(prev, "first here"),
+                    );
+                }
+                first_game = Some(s.span);
                 self.game.name = s.value.clone();
             }
+        }
+        if self.game.name.is_empty() {
+            // Unnamed: the file's name stands in.
+            let stem = std::path::Path::new(&self.game.path)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned());
+            self.game.name = stem.unwrap_or_else(|| "game".into());
         }
     }
 

@@ -160,6 +160,7 @@ impl Compiler {
         for r in &rules {
             let mut scope = Scope::new(play);
             let body = self.stmts(&r.body, &mut scope);
+            self.locals_used(scope.max, r.span);
             compiled_rules.push((
                 r.after.iter().map(|a| a.name.clone()).collect(),
                 body,
@@ -210,8 +211,9 @@ impl Compiler {
                     locals = locals.max(*rmax);
                 }
             }
-            self.game.locals = self.game.locals.max(locals);
-            let needs_trial = body.iter().any(|s| needs_trial(s, &self.game.tracks));
+            self.locals_used(locals, m.span);
+            let (nonempty, rest) = precheck(&body, &params, &self.game.tracks);
+            let needs_trial = body[rest..].iter().any(needs_trial);
             self.game.moves.push(MoveDef {
                 name: m.name.name.clone(),
                 template,
@@ -219,6 +221,7 @@ impl Compiler {
                 body,
                 phase: *phase,
                 needs_trial,
+                nonempty,
                 span: m.span,
             });
         }
@@ -238,8 +241,9 @@ impl Compiler {
                     after: true,
                     ..Default::default()
                 });
+                let span = cond.span;
                 let cond = self.expect(cond, Type::Bool, &mut scope);
-                self.game.locals = self.game.locals.max(scope.max);
+                self.locals_used(scope.max, span);
                 if let (Some(t), Some(c), Some(ph)) = (target, cond, self.game.phases.get_mut(i)) {
                     ph.transitions.push((t, c));
                 }
@@ -248,7 +252,25 @@ impl Compiler {
         let mut setups = 0;
         let mut score_seen = None;
         let mut stuck_seen: Option<Span> = None;
+        let mut named: Vec<(&str, &Ident)> = Vec::new();
         for item in items {
+            let name = match item {
+                Item::Avoid(a) => Some(("avoid", &a.name)),
+                Item::End(e) => Some(("end", &e.name)),
+                _ => None,
+            };
+            if let Some((kind, n)) = name {
+                if let Some((_, prev)) = named.iter().find(|(k, p)| *k == kind && p.name == n.name)
+                {
+                    self.error(
+                        Diagnostic::error(n.span, format!("`{kind} {}` is declared twice", n.name))
+                            .label("again")
+                            .note(prev.span, "first here")
+                            .help("give each its own name; a variant file replaces one by declaring it again"),
+                    );
+                }
+                named.push((kind, n));
+            }
             match item {
                 Item::Setup(b) => {
                     setups += 1;
@@ -263,7 +285,7 @@ impl Compiler {
                         ..Default::default()
                     });
                     self.game.setup = self.stmts(&b.stmts, &mut scope);
-                    self.game.locals = self.game.locals.max(scope.max);
+                    self.locals_used(scope.max, b.span);
                 }
                 Item::Avoid(a) => {
                     let mut scope = Scope::new(Ctx {
@@ -276,7 +298,7 @@ impl Compiler {
                         Some(GExpr::Const(Value::Bool(false))) | None => {}
                         Some(c) => self.game.avoids.push((a.name.name.clone(), c)),
                     }
-                    self.game.locals = self.game.locals.max(scope.max);
+                    self.locals_used(scope.max, a.span);
                 }
                 Item::End(e) => {
                     let mut scope = Scope::new(Ctx {
@@ -286,7 +308,7 @@ impl Compiler {
                     });
                     let cond = self.expect(&e.cond, Type::Bool, &mut scope);
                     let body = self.stmts(&e.body, &mut scope);
-                    self.game.locals = self.game.locals.max(scope.max);
+                    self.locals_used(scope.max, e.span);
                     if let Some(cond) =
                         cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false))))
                     {
@@ -322,7 +344,7 @@ impl Compiler {
                     if let Some(v) = self.expect(&s.value, Type::Int, &mut scope) {
                         self.game.score = (slot, v);
                     }
-                    self.game.locals = self.game.locals.max(scope.max);
+                    self.locals_used(scope.max, s.span);
                 }
                 _ => {}
             }
@@ -331,6 +353,22 @@ impl Compiler {
             self.error(Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no score").label("in this file").help("add e.g. `score p: count(store(p))`: the most wins, equal scores share the win"));
         }
         self.game.locals = self.game.locals.max(1);
+    }
+
+    /// Notes how many local variables a move or rule needs, refusing more than
+    /// the executor keeps.
+    fn locals_used(&mut self, n: usize, span: Span) {
+        if n > MAX_LOCALS {
+            self.error(
+                Diagnostic::error(
+                    span,
+                    format!("this uses {n} local variables at once; at most {MAX_LOCALS}"),
+                )
+                .label("too many variables")
+                .help("split it into several rules or moves"),
+            );
+        }
+        self.game.locals = self.game.locals.max(n.min(MAX_LOCALS));
     }
 
     fn template(&mut self, m: &MoveDecl) -> Vec<TemplatePart> {
@@ -1122,20 +1160,44 @@ pub(crate) fn kind_index(k: SiteKind) -> usize {
 }
 
 /// Whether a move's legality can only be known by making it: a `require`, a
-/// `take N` that may ask for more than there is, or a sowing that may run off
-/// a linear track or lift more than its source holds.
-fn needs_trial(s: &g::Stmt, tracks: &[g::Track]) -> bool {
+/// `take N` that may ask for more than there is, or a sowing (of an empty
+/// source, or off the end of a linear track).
+fn needs_trial(s: &g::Stmt) -> bool {
     match &s.kind {
         GStmt::Require(_) => true,
-        GStmt::Sow { amount, track, .. } => {
-            amount.is_some()
-                || !matches!(track, GExpr::Const(Value::Track(t)) if tracks[*t as usize].cyclic)
-        }
+        // A sowing fails when its source is empty or it runs off a linear
+        // track; see `precheck` for the common case that needs no trial.
+        GStmt::Sow { .. } => true,
         GStmt::Take { amount, .. } => amount.is_some(),
         GStmt::If {
             then, otherwise, ..
-        } => then.iter().chain(otherwise).any(|s| needs_trial(s, tracks)),
-        GStmt::For { body, .. } => body.iter().any(|s| needs_trial(s, tracks)),
+        } => then.iter().chain(otherwise).any(needs_trial),
+        GStmt::For { body, .. } => body.iter().any(needs_trial),
         _ => false,
     }
+}
+
+/// A move whose first statement sows all of a chosen site along a fixed
+/// cyclic track can only fail when that site is empty: the executor checks
+/// that directly instead of trying the move. Returns the choice to check and
+/// how many leading statements the check covers.
+fn precheck(body: &[g::Stmt], params: &[Param], tracks: &[g::Track]) -> (Option<usize>, usize) {
+    if let Some(g::Stmt {
+        kind:
+            GStmt::Sow {
+                amount: None,
+                source: GExpr::Local(slot),
+                track: GExpr::Const(Value::Track(t)),
+                ..
+            },
+        ..
+    }) = body.first()
+        && tracks[*t as usize].cyclic
+        && let Some(i) = params
+            .iter()
+            .position(|p| p.slot == *slot && matches!(p.domain, GDomain::Set(_)))
+    {
+        return (Some(i), 1);
+    }
+    (None, 0)
 }

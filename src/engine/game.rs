@@ -178,6 +178,9 @@ pub struct MoveDef {
     /// Whether legality can only be known by making the move (`require`, or a
     /// sowing that may run off a linear track).
     pub needs_trial: bool,
+    /// The choice (a site) that must hold counters for the move to be legal,
+    /// checked without trying the move (see `needs_trial`).
+    pub nonempty: Option<usize>,
     pub span: Span,
 }
 

@@ -86,6 +86,8 @@ pub struct Engine {
     scratch: Vec<Vec<Move>>,
     /// Which of the moves being listed an `avoid` names (reused buffer).
     avoided: Vec<bool>,
+    /// Local variables kept aside while `can-move` looks for moves.
+    saved_locals: Vec<Value>,
     depth: usize,
 }
 
@@ -99,6 +101,7 @@ impl Clone for Engine {
             locals: self.locals.clone(),
             scratch: vec![],
             avoided: vec![],
+            saved_locals: vec![],
             depth: 0,
         }
     }
@@ -124,6 +127,7 @@ impl Engine {
             undo_turns: Vec::with_capacity(256),
             scratch: vec![],
             avoided: vec![],
+            saved_locals: vec![],
             depth: 0,
         };
         let g = e.game.clone();
@@ -255,10 +259,15 @@ impl Engine {
     fn can_move(&mut self, p: PlayerId) -> Res<bool> {
         let saved = self.pos.turn.to_move;
         self.pos.turn.to_move = p;
+        // Finding moves binds local variables; the caller's are kept aside.
+        let mark = self.saved_locals.len();
+        self.saved_locals.extend_from_slice(&self.locals);
         let mut buf = self.take_scratch();
         let r = self.raw_moves(p, &mut buf, true);
         let any = !buf.is_empty();
         self.give_scratch(buf);
+        self.locals.copy_from_slice(&self.saved_locals[mark..]);
+        self.saved_locals.truncate(mark);
         self.pos.turn.to_move = saved;
         r.map(|_| any)
     }
@@ -309,6 +318,11 @@ impl Engine {
         first_only: bool,
     ) -> Res<()> {
         if i == def.params.len() {
+            if let Some(k) = def.nonempty
+                && self.pos.counts[mv.args[k] as usize] == 0
+            {
+                return Ok(());
+            }
             if def.needs_trial {
                 let saved = self.pos.turn.to_move;
                 self.pos.turn.to_move = f.mover;

@@ -1,0 +1,134 @@
+//! Semantics of language constructs, on small rule files written here rather
+//! than on the shipped games.
+
+use std::sync::Arc;
+
+use mancala::compile::{Config, compile_source};
+use mancala::engine::{Engine, Move};
+
+const BOARD: &str = "players a, b
+pit s[1..2] owner a
+pit n[1..2] owner b
+store S owner a
+store N owner b
+track round cyclic: s[1..2], S, n[1..2], N
+score p: count(store(p))
+";
+
+fn engine(extra: &str) -> Engine {
+    let text = format!("{BOARD}{extra}");
+    let game = compile_source("test.mancala", &text, &Config::default())
+        .unwrap_or_else(|f| panic!("{}", f.render(false)));
+    Engine::new(Arc::new(game)).unwrap()
+}
+
+fn names(e: &mut Engine) -> Vec<String> {
+    let mut moves: Vec<Move> = Vec::new();
+    e.legal_moves(&mut moves).unwrap();
+    moves.iter().map(|m| e.move_name(*m)).collect()
+}
+
+fn errors(text: &str) -> String {
+    match compile_source("test.mancala", text, &Config::default()) {
+        Ok(_) => panic!("expected errors in:\n{text}"),
+        Err(f) => f.render(false),
+    }
+}
+
+#[test]
+fn sowing_an_empty_site_is_not_a_legal_move() {
+    // No `where count(h) > 0`: the empty pit must still not be offered.
+    let mut e = engine(
+        "setup { put 1 in s[1]  put 1 in n[1] }\nmove sow \"{h}\" { choose h in every pit of mover  sow h along round }\n",
+    );
+    assert_eq!(names(&mut e), vec!["s1"]);
+    // ... also when an `avoid` makes every move be tried.
+    let mut e = engine(
+        "setup { put 1 in s[1]  put 1 in n[1] }\nmove sow \"{h}\" { choose h in every pit of mover  sow h along round }\navoid x when not can-move(next)\n",
+    );
+    assert_eq!(names(&mut e), vec!["s1"]);
+}
+
+#[test]
+fn can_move_keeps_the_callers_variables() {
+    // Both sides compute the same thing; if `can-move` overwrote `p`, they
+    // would differ and the avoid would exclude every move but... all of them.
+    let mut e = engine(
+        "setup { put 1 in every pit }\nmove sow \"{h}\" { choose h in every pit of mover where count(h) > 0  sow h along round }\n\
+         end odd when any(p in players: can-move(p) and p == b) != any(p in players: p == b and can-move(p))\n",
+    );
+    e.apply(Move {
+        def: 0,
+        args: [0, 0, 0, 0],
+    })
+    .unwrap();
+    assert!(
+        !e.position().turn.ended,
+        "the two sides of the condition differed"
+    );
+}
+
+#[test]
+fn too_many_local_variables_are_refused() {
+    let lets: String = (0..40).map(|i| format!("let v{i} = {i}\n")).collect();
+    let text = format!("{BOARD}move m {{\n{lets}}}\n");
+    assert!(errors(&text).contains("local variables at once; at most 32"));
+}
+
+#[test]
+fn a_run_of_a_single_site_is_refused() {
+    let text = format!("{BOARD}track t cyclic: S[1..3]\nmove m {{ again }}\n");
+    assert!(errors(&text).contains("`S` is a single site, not a family"));
+}
+
+#[test]
+fn declarations_named_twice_in_a_derived_file_are_reported() {
+    let dir = std::env::temp_dir().join(format!("mancala-language-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("base.mancala"),
+        format!("{BOARD}move m {{ again }}\n"),
+    )
+    .unwrap();
+    let derived = "extends \"base.mancala\"\nrule r after m { again }\nrule r after m { }\n";
+    let path = dir.join("derived.mancala");
+    std::fs::write(&path, derived).unwrap();
+    let err = mancala::compile::compile_file(path.to_str().unwrap(), &Config::default())
+        .err()
+        .expect("a duplicate");
+    assert!(
+        err.render(false).contains("rule `r` is declared twice"),
+        "{}",
+        err.render(false)
+    );
+}
+
+#[test]
+fn extends_replaces_the_base_declaration_of_the_same_name() {
+    let dir = std::env::temp_dir().join(format!("mancala-language-x-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("base.mancala"), format!("{BOARD}option k = 1 in 1..3\nsetup {{ put k in every pit }}\nmove m \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  sow h along round }}\n")).unwrap();
+    std::fs::write(
+        dir.join("derived.mancala"),
+        "extends \"base.mancala\"\noption k = 3 in 1..3\n",
+    )
+    .unwrap();
+    let game = mancala::compile::compile_file(
+        dir.join("derived.mancala").to_str().unwrap(),
+        &Config::default(),
+    )
+    .unwrap();
+    let e = Engine::new(Arc::new(game)).unwrap();
+    assert_eq!(e.total_counters(), 12);
+}
+
+#[test]
+fn an_unnamed_game_takes_its_file_name() {
+    let game = compile_source(
+        "rules/my-game.mancala",
+        &format!("{BOARD}move m {{ again }}\n"),
+        &Config::default(),
+    )
+    .unwrap();
+    assert_eq!(game.name, "my-game");
+}
