@@ -94,8 +94,7 @@ fn declarations_named_twice_in_a_derived_file_are_reported() {
     let path = dir.join("derived.mancala");
     std::fs::write(&path, derived).unwrap();
     let err = mancala::compile::compile_file(path.to_str().unwrap(), &Config::default())
-        .err()
-        .expect("a duplicate");
+        .expect_err("a duplicate");
     assert!(
         err.render(false).contains("rule `r` is declared twice"),
         "{}",
