@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
@@ -29,7 +29,9 @@ pub struct Setup {
 /// One step of the history: a move, or a position set from text.
 #[derive(Debug, Clone)]
 enum Step {
-    Move(Move),
+    /// A move, with its name as it was when made (an order of colours is
+    /// named by the counters of its site at the time).
+    Move(Move, String),
     Set(String, Position),
 }
 
@@ -162,14 +164,43 @@ impl Session {
     }
 
     /// The legal moves' names.
+    /// The legal moves' names; where moves come in many orders of colours,
+    /// the name of each group (which plays its default order).
     pub fn legal_names(&mut self) -> Vec<String> {
-        let mut buf = std::mem::take(&mut self.buf);
-        let names = match self.engine.legal_moves(&mut buf) {
-            Ok(()) => buf.iter().map(|m| self.engine.move_name(*m)).collect(),
+        match self.engine.count_moves() {
+            Ok(n) if n <= 500 => {
+                let mut buf = std::mem::take(&mut self.buf);
+                let names = match self.engine.legal_moves(&mut buf) {
+                    Ok(()) => buf.iter().map(|m| self.engine.move_name(*m)).collect(),
+                    Err(_) => vec![],
+                };
+                self.buf = buf;
+                names
+            }
+            Ok(_) => self
+                .engine
+                .move_summary()
+                .map(|s| s.into_iter().map(|(n, _)| n).collect())
+                .unwrap_or_default(),
             Err(_) => vec![],
-        };
-        self.buf = buf;
-        names
+        }
+    }
+
+    /// The legal moves as text: every name, or for many moves, each group
+    /// with how many moves it holds.
+    fn moves_text(&mut self) -> String {
+        match self.engine.count_moves() {
+            Err(h) => format!("rule error: {}\n", halt_text(&h)),
+            Ok(0) => "no legal moves: the game is over\n".to_string(),
+            Ok(n) if n <= 60 => format!("{}\n", self.legal_names().join(" ")),
+            Ok(n) => match self.engine.move_summary() {
+                Err(h) => format!("rule error: {}\n", halt_text(&h)),
+                Ok(summary) => format!(
+                    "{n} legal moves\n{}",
+                    summary_text(&summary, &self.game.colour_letters)
+                ),
+            },
+        }
     }
 
     /// The board and whose turn it is (or how the game ended).
@@ -217,17 +248,7 @@ impl Session {
                 text: String::new(),
                 quit: true,
             },
-            "moves" => {
-                let mut buf = std::mem::take(&mut self.buf);
-                let r = self.engine.legal_moves(&mut buf);
-                let names: Vec<String> = buf.iter().map(|m| self.engine.move_name(*m)).collect();
-                self.buf = buf;
-                Reply::text(match r {
-                    Err(h) => format!("rule error: {}\n", halt_text(&h)),
-                    Ok(()) if names.is_empty() => "no legal moves: the game is over\n".to_string(),
-                    Ok(()) => format!("{}\n", names.join(" ")),
-                })
-            }
+            "moves" => Reply::text(self.moves_text()),
             "board" => Reply::text(self.show()),
             "undo" | "redo" => match count_arg(rest) {
                 Ok(n) => Reply::text(if word == "undo" {
@@ -270,55 +291,87 @@ impl Session {
         }
     }
 
-    fn play(&mut self, name: &str) -> String {
-        let mut buf = std::mem::take(&mut self.buf);
-        let r = self.engine.legal_moves(&mut buf);
-        let found = buf
-            .iter()
-            .copied()
-            .find(|m| self.engine.move_name(*m) == name);
-        let names: Vec<String> = buf.iter().map(|m| self.engine.move_name(*m)).collect();
-        self.buf = buf;
-        if let Err(h) = r {
-            return format!("rule error: {}\n", halt_text(&h));
-        }
-        let Some(mv) = found else {
-            if names.is_empty() {
-                return format!("`{name}`: the game is over; `undo`, `new` or `quit`\n");
-            }
-            let known_move =
-                self.game.moves.iter().any(|d| d.name == name) || self.could_be_move(name);
-            let mut msg = if known_move {
-                format!("`{name}` is not a legal move now")
-            } else {
-                format!("unknown command or move `{name}`")
-            };
-            if let Some(h) = did_you_mean(
-                name,
-                names
-                    .iter()
-                    .map(|s| s.as_str())
-                    .chain(COMMANDS.iter().copied()),
-            )
-            .filter(|_| !known_move)
-            {
-                let _ = write!(msg, "; {h}");
-            }
-            let _ = write!(
-                msg,
-                "\nlegal moves: {}\n(type `help` for commands)\n",
-                names.join(" ")
-            );
-            return msg;
+    fn play(&mut self, text: &str) -> String {
+        let found = match self.engine.find_move(text) {
+            Ok(found) => found,
+            Err(h) => return format!("rule error: {}\n", halt_text(&h)),
         };
-        let mover = self.engine.to_move();
-        if let Err(h) = self.engine.apply(mv) {
-            return format!("rule error: {}\nthe game is unchanged\n", halt_text(&h));
+        if let Some(mv) = found {
+            return self
+                .make(mv)
+                .unwrap_or_else(|e| format!("{e}\nthe game is unchanged\n"));
         }
-        self.history.push(Step::Move(mv));
+        // A move and the move that follows it on one line (a sowing and the
+        // capture it earns, say): the longest first part that is a move.
+        let words: Vec<&str> = text.split_whitespace().collect();
+        for k in (1..words.len()).rev() {
+            let (first, rest) = (words[..k].join(" "), words[k..].join(" "));
+            let Ok(Some(m1)) = self.engine.find_move(&first) else {
+                continue;
+            };
+            let name1 = self.engine.move_name(m1);
+            let mover = self.engine.to_move();
+            if self.engine.apply(m1).is_err() {
+                continue;
+            }
+            match self.engine.find_move(&rest) {
+                Ok(Some(m2)) => {
+                    self.history.push(Step::Move(m1, name1.clone()));
+                    self.redo.clear();
+                    let who = self.game.players[mover as usize].clone();
+                    let second = self.make(m2).unwrap_or_else(|e| format!("{e}\n"));
+                    return format!("{who} plays {name1}\n{second}");
+                }
+                _ => {
+                    self.engine.undo();
+                }
+            }
+        }
+        self.refusal(text)
+    }
+
+    /// Makes a legal move and records it; the board and status after it.
+    fn make(&mut self, mv: Move) -> Result<String, String> {
+        let name = self.engine.move_name(mv);
+        let mover = self.engine.to_move();
+        self.engine
+            .apply(mv)
+            .map_err(|h| format!("rule error: {}", halt_text(&h)))?;
+        self.history.push(Step::Move(mv, name.clone()));
         self.redo.clear();
         let who = self.game.players[mover as usize].clone();
-        format!("{who} plays {name}\n{}", self.show())
+        Ok(format!("{who} plays {name}\n{}", self.show()))
+    }
+
+    /// Why a typed line is not a legal move, and what is.
+    fn refusal(&mut self, name: &str) -> String {
+        let summary = match self.engine.move_summary() {
+            Ok(s) => s,
+            Err(h) => return format!("rule error: {}\n", halt_text(&h)),
+        };
+        if summary.is_empty() {
+            return format!("`{name}`: the game is over; `undo`, `new` or `quit`\n");
+        }
+        let first = name.split_whitespace().next().unwrap_or(name);
+        let known_move =
+            self.game.moves.iter().any(|d| d.name == name) || self.could_be_move(first);
+        let mut msg = if known_move {
+            format!("`{name}` is not a legal move now")
+        } else {
+            format!("unknown command or move `{name}`")
+        };
+        let names: Vec<&str> = summary.iter().map(|(n, _)| n.as_str()).collect();
+        if let Some(h) = did_you_mean(name, names.iter().copied().chain(COMMANDS.iter().copied()))
+            .filter(|_| !known_move)
+        {
+            let _ = write!(msg, "; {h}");
+        }
+        let _ = write!(
+            msg,
+            "\nlegal moves: {}(type `help` for commands)\n",
+            summary_text(&summary, &self.game.colour_letters)
+        );
+        msg
     }
 
     /// Whether a name looks like a move's (a site name, say) though not legal now.
@@ -347,7 +400,7 @@ impl Session {
         while done < n {
             let Some(step) = self.redo.pop() else { break };
             let ok = match &step {
-                Step::Move(m) => self.engine.apply(*m).is_ok(),
+                Step::Move(m, _) => self.engine.apply(*m).is_ok(),
                 Step::Set(_, p) => self.engine.set_position(p.clone()).is_ok(),
             };
             if !ok {
@@ -568,7 +621,7 @@ impl Session {
 
     fn step_text(&self, s: &Step) -> String {
         match s {
-            Step::Move(m) => self.engine.move_name(*m),
+            Step::Move(_, name) => name.clone(),
             Step::Set(t, _) => format!("set {t}"),
         }
     }
@@ -632,25 +685,19 @@ impl Session {
         if let Some(rest) = step.strip_prefix("set ") {
             return self.set(rest);
         }
-        let mut buf = std::mem::take(&mut self.buf);
-        let r = self.engine.legal_moves(&mut buf);
-        let found = buf
-            .iter()
-            .copied()
-            .find(|m| self.engine.move_name(*m) == step);
-        let legal: Vec<String> = buf.iter().map(|m| self.engine.move_name(*m)).collect();
-        self.buf = buf;
-        r.map_err(|h| halt_text(&h))?;
-        let mv = found.ok_or_else(|| {
-            if legal.is_empty() {
+        let found = self.engine.find_move(step).map_err(|h| halt_text(&h))?;
+        let Some(mv) = found else {
+            let summary = self.engine.move_summary().map_err(|h| halt_text(&h))?;
+            return Err(if summary.is_empty() {
                 "the game is already over".to_string()
             } else {
-                format!("not a legal move here (legal: {})", legal.join(" "))
-            }
-        })?;
-        self.engine.apply(mv).map_err(|h| halt_text(&h))?;
-        self.history.push(Step::Move(mv));
-        Ok(())
+                format!(
+                    "not a legal move here (legal: {})",
+                    summary_text(&summary, &self.game.colour_letters).trim_end()
+                )
+            });
+        };
+        self.make(mv).map(|_| ())
     }
 
     fn info(&self) -> String {
@@ -694,17 +741,21 @@ impl Session {
     fn random(&mut self, n: usize) -> String {
         let mut out = String::new();
         for _ in 0..n {
-            let mut buf = std::mem::take(&mut self.buf);
-            let r = self.engine.legal_moves(&mut buf);
-            let pick = (!buf.is_empty()).then(|| buf[self.rng.gen_range(0..buf.len())]);
-            self.buf = buf;
-            if let Err(h) = r {
-                let _ = writeln!(out, "rule error: {}", halt_text(&h));
-                break;
-            }
+            let pick = match self.engine.sample_move(&mut self.rng) {
+                Ok(p) => p,
+                Err(h) => {
+                    let _ = writeln!(out, "rule error: {}", halt_text(&h));
+                    break;
+                }
+            };
             let Some(mv) = pick else { break };
-            let name = self.engine.move_name(mv);
-            out.push_str(&self.play(&name));
+            match self.make(mv) {
+                Ok(text) => out.push_str(&text),
+                Err(e) => {
+                    let _ = writeln!(out, "{e}");
+                    break;
+                }
+            }
         }
         if out.is_empty() {
             out = "no legal moves: the game is over\n".into();
@@ -738,4 +789,36 @@ pub fn halt_text(h: &Halt) -> String {
         Halt::Illegal => "the move is not legal here".into(),
         Halt::Error(e) => e.clone(),
     }
+}
+
+/// Groups of moves as text: the names, and for a group of many orders of
+/// colours, the name followed by how many there are.
+fn summary_text(summary: &[(String, u128)], letters: &[char]) -> String {
+    let simple = summary.iter().all(|(_, n)| *n == 1);
+    if simple && summary.len() <= 60 {
+        return format!(
+            "{}\n",
+            summary
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    let mut s = String::new();
+    for (name, n) in summary.iter().take(40) {
+        if *n > 1 {
+            let _ = writeln!(
+                s,
+                "  {name} ORDER  ({n} orders of colours; ORDER is a letter per counter, from {})",
+                letters.iter().collect::<String>()
+            );
+        } else {
+            let _ = writeln!(s, "  {name}");
+        }
+    }
+    if summary.len() > 40 {
+        let _ = writeln!(s, "  ... and {} more", summary.len() - 40);
+    }
+    s
 }

@@ -60,6 +60,7 @@ fn can_move_keeps_the_callers_variables() {
     e.apply(Move {
         def: 0,
         args: [0, 0, 0, 0],
+        order: 0,
     })
     .unwrap();
     assert!(

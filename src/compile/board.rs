@@ -3,7 +3,7 @@
 
 use super::{Compiler, Global};
 use crate::diagnostics::{Diagnostic, Span};
-use crate::engine::game::{Family, Layout, Site, SiteId, Track, Value};
+use crate::engine::game::{Family, Layout, Site, SiteId, Track, Type, Value};
 use crate::syntax::ast::*;
 
 /// Families larger than this are a mistake, not a board.
@@ -33,7 +33,32 @@ impl Compiler {
                     .note(decl.span, "first declaration"),
             );
         }
-        for pat in &decl.names {
+        let take = match &decl.first {
+            None => decl.names.len(),
+            Some(n) => match self.const_eval(n, &[]) {
+                Some(Value::Int(k)) if k >= 1 && (k as usize) <= decl.names.len() => k as usize,
+                Some(Value::Int(k)) => {
+                    self.error(
+                        Diagnostic::error(
+                            n.span,
+                            format!("{k} players, but {} names are given", decl.names.len()),
+                        )
+                        .label(format!("must be 1 to {}", decl.names.len()))
+                        .help("name as many players as the most that may play"),
+                    );
+                    return;
+                }
+                Some(_) => {
+                    self.error(
+                        Diagnostic::error(n.span, "the number of players must be a number")
+                            .label("not a number"),
+                    );
+                    return;
+                }
+                None => return,
+            },
+        };
+        for pat in decl.names.iter().take(take) {
             match &pat.range {
                 None => self.add_player(&pat.name, pat.name.name.clone()),
                 Some((a, b)) => {
@@ -577,4 +602,82 @@ impl Compiler {
         }
         ids
     }
+}
+
+impl Compiler {
+    /// `counters coloured by player` and `state` declarations.
+    pub(crate) fn colours_and_state(&mut self, items: &[Item]) {
+        let mut seen: Option<Span> = None;
+        for item in items {
+            match item {
+                Item::Counters(span) => {
+                    if let Some(prev) = seen {
+                        self.error(
+                            Diagnostic::error(*span, "a second `counters` declaration")
+                                .label("again")
+                                .note(prev, "first here"),
+                        );
+                    }
+                    seen = Some(*span);
+                    if self.game.players.len() > MAX_COLOURS {
+                        self.error(
+                            Diagnostic::error(
+                                *span,
+                                format!("counters of more than {MAX_COLOURS} colours"),
+                            )
+                            .label(format!("{} players", self.game.players.len())),
+                        );
+                    } else {
+                        self.game.colours = self.game.players.len().max(1);
+                    }
+                }
+                Item::State(s) => {
+                    let ty = match s.ty.name.as_str() {
+                        "site" => Type::Site,
+                        "number" => Type::Int,
+                        "player" => Type::Player,
+                        "condition" => Type::Bool,
+                        _ => {
+                            self.error(
+                                Diagnostic::error(
+                                    s.ty.span,
+                                    format!(
+                                        "`{}` is not a type a state variable can have",
+                                        s.ty.name
+                                    ),
+                                )
+                                .label("unknown type")
+                                .help("one of `site`, `number`, `player`, `condition`"),
+                            );
+                            continue;
+                        }
+                    };
+                    let id = self.game.state.len() as u16;
+                    if self.declare(&s.name, Global::State(id)) {
+                        self.game.state.push((s.name.name.clone(), ty));
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.game.colour_letters = colour_letters(&self.game.players);
+    }
+}
+
+/// Most colours counters may have.
+pub(crate) const MAX_COLOURS: usize = 16;
+
+/// A letter for each player's colour: the first letter of the name not
+/// already taken, or a digit.
+fn colour_letters(players: &[String]) -> Vec<char> {
+    let mut out: Vec<char> = Vec::new();
+    for (i, p) in players.iter().enumerate() {
+        let pick = p
+            .chars()
+            .filter(|c| c.is_ascii_alphabetic())
+            .map(|c| c.to_ascii_lowercase())
+            .find(|c| !out.contains(c));
+        out.push(pick.unwrap_or_else(|| char::from_digit((i % 10) as u32, 10).unwrap_or('?')));
+    }
+    out
 }

@@ -114,6 +114,8 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
         Item::Option(o) => named("option", &o.name),
         Item::Variant(v) => named("variant", &v.name),
         Item::Players(_) => Some(("players", String::new())),
+        Item::Counters(_) => Some(("counters", String::new())),
+        Item::State(s) => named("state", &s.name),
         Item::Site(s) => s.names.first().and_then(|n| named("site", &n.name)),
         Item::Relation(r) => named("relation", &r.name),
         Item::Track(t) => Some(("track", track_key(&t.name))),

@@ -35,6 +35,7 @@ pub(crate) enum Global {
     TrackFamily(u16),
     Relation(u16),
     Phase(u8),
+    State(u16),
 }
 
 impl Global {
@@ -49,14 +50,29 @@ impl Global {
             Global::TrackFamily(_) => "a family of tracks",
             Global::Relation(_) => "a relation",
             Global::Phase(_) => "a phase",
+            Global::State(_) => "a state variable",
         }
     }
 }
 
 /// Names the language gives a meaning of its own.
 pub(crate) const BUILTIN_NAMES: &[&str] = &[
-    "mover", "next", "last", "ply", "it", "count", "owner", "store", "reserve", "pit", "min",
-    "max", "can-move", "players",
+    "mover",
+    "next",
+    "last",
+    "ply",
+    "it",
+    "count",
+    "owner",
+    "store",
+    "reserve",
+    "pit",
+    "min",
+    "max",
+    "can-move",
+    "players",
+    "last-colour",
+    "index",
 ];
 
 pub(crate) struct Compiler {
@@ -208,6 +224,9 @@ fn compile_items(
             phases: vec![],
             layout: None,
             locals: 0,
+            colours: 1,
+            colour_letters: vec![],
+            state: vec![],
         },
         site_families: vec![],
         track_families: vec![],
@@ -215,6 +234,7 @@ fn compile_items(
     };
     c.options(&items, config);
     c.players(&items);
+    c.colours_and_state(&items);
     c.board(&items);
     c.rules(&items);
     // In the order of the files and of the text, as a reader goes through them.

@@ -181,6 +181,23 @@ impl Compiler {
                         self.expect(e, Type::Set, &mut scope).map(GDomain::Set),
                         Type::Site,
                     ),
+                    ChoiceDomain::Players(_) => (Some(GDomain::Players), Type::Player),
+                    ChoiceDomain::Arrangements(e) => {
+                        self.need_colours(e.span, "`arrangements`");
+                        let last = m.choices.last().is_some_and(|l| std::ptr::eq(l, c));
+                        if !last {
+                            self.error(
+                                Diagnostic::error(c.span, "`arrangements` must be the last choice of a move")
+                                    .label("later choices follow")
+                                    .help("an order of colours is chosen after everything else, so it can be counted and sampled without listing"),
+                            );
+                        }
+                        (
+                            self.expect(e, Type::Site, &mut scope)
+                                .map(GDomain::Arrangements),
+                            Type::Order,
+                        )
+                    }
                 };
                 let slot = scope.bind(&c.var.name, domain.1);
                 let filter = c
@@ -448,11 +465,20 @@ impl Compiler {
                 amount,
                 source,
                 track,
+                order,
                 skips,
             } => {
                 let amount = match amount {
                     Some(a) => Some(self.expect(a, Type::Int, scope)?),
                     None => None,
+                };
+                let ordered = match order {
+                    None => false,
+                    Some(o) => {
+                        self.need_colours(o.span, "`in order`");
+                        self.expect(o, Type::Order, scope)?;
+                        true
+                    }
                 };
                 let src = self.expect(source, Type::Site, scope);
                 let trk = self.expect(track, Type::Track, scope);
@@ -469,14 +495,21 @@ impl Compiler {
                     source: src?,
                     track: trk?,
                     it,
+                    ordered,
                     skips: sk,
                 }
             }
-            StmtKind::Take { amount, from, to } => {
+            StmtKind::Take {
+                amount,
+                colour,
+                from,
+                to,
+            } => {
                 let amount = match amount {
                     Some(a) => Some(self.expect(a, Type::Int, scope)?),
                     None => None,
                 };
+                let colour = self.colour(colour.as_ref(), scope)?;
                 let want = if amount.is_some() {
                     Type::Site
                 } else {
@@ -491,11 +524,47 @@ impl Compiler {
                 let to = self.expect(to, Type::Site, scope);
                 GStmt::Take {
                     amount,
+                    colour,
                     from: from?,
                     to: to?,
                 }
             }
-            StmtKind::Put { amount, target } => {
+            StmtKind::Set { var, value } => {
+                let Some((Global::State(i), _)) = self.globals.get(&var.name).cloned() else {
+                    let names = self.game.state.iter().map(|s| s.0.clone()).collect();
+                    self.unknown(var, "state variable", names);
+                    return None;
+                };
+                if !scope.ctx.effects && !scope.ctx.setup {
+                    self.error(
+                        Diagnostic::error(s.span, "`set` belongs in a move, a rule or `setup`")
+                            .label("not allowed here"),
+                    );
+                    return None;
+                }
+                let ty = self.game.state[i as usize].1;
+                GStmt::Set {
+                    var: i,
+                    value: self.expect(value, ty, scope)?,
+                }
+            }
+            StmtKind::Enter(phase) => {
+                self.effect_allowed(s, scope, "enter")?;
+                match self.globals.get(&phase.name) {
+                    Some((Global::Phase(p), _)) => GStmt::Enter(*p),
+                    _ => {
+                        let names = self.game.phases.iter().map(|p| p.name.clone()).collect();
+                        self.unknown(phase, "phase", names);
+                        return None;
+                    }
+                }
+            }
+            StmtKind::Put {
+                amount,
+                colour,
+                target,
+            } => {
+                let colour = self.colour(colour.as_ref(), scope)?;
                 if !scope.ctx.setup {
                     self.error(
                         Diagnostic::error(
@@ -510,6 +579,7 @@ impl Compiler {
                 let target = self.sites_or_set(target, scope);
                 GStmt::Put {
                     amount: amount?,
+                    colour,
                     target: target?,
                 }
             }
@@ -569,6 +639,28 @@ impl Compiler {
             }
         };
         Some(g::Stmt { kind, span: s.span })
+    }
+
+    /// Reports a coloured construct in a game whose counters have no colours.
+    fn need_colours(&mut self, span: Span, what: &str) {
+        if self.game.colours < 2 {
+            self.error(
+                Diagnostic::error(span, format!("{what} needs counters of several colours"))
+                    .label("the counters of this game have no colours")
+                    .help("declare `counters coloured by player`"),
+            );
+        }
+    }
+
+    /// The colour of `of C`, a player.
+    fn colour(&mut self, c: Option<&Expr>, scope: &mut Scope) -> Option<Option<GExpr>> {
+        match c {
+            None => Some(None),
+            Some(c) => {
+                self.need_colours(c.span, "`of COLOUR`");
+                Some(Some(self.expect(c, Type::Player, scope)?))
+            }
+        }
     }
 
     fn effect_allowed(&mut self, s: &Stmt, scope: &Scope, what: &str) -> Option<()> {
@@ -721,6 +813,15 @@ impl Compiler {
                 "in `avoid`, `end` and `then`, which look at the position after a move",
             )),
             "ply" => Some((Builtin::Ply, Type::Int, true, "")),
+            "last-colour" => {
+                self.need_colours(n.span, "`last-colour`");
+                Some((
+                    Builtin::LastColour,
+                    Type::Player,
+                    scope.ctx.play,
+                    "after a sowing, in a move or a rule",
+                ))
+            }
             _ => None,
         };
         if let Some((b, ty, ok, where_)) = builtin {
@@ -754,6 +855,7 @@ impl Compiler {
             }
             Some(Global::Player(p)) => Some((GExpr::Const(Value::Player(p)), Type::Player)),
             Some(Global::Site(s)) => Some((GExpr::Const(Value::Site(s)), Type::Site)),
+            Some(Global::State(v)) => Some((GExpr::State(v), self.game.state[v as usize].1)),
             Some(Global::Track(t)) => Some((GExpr::Const(Value::Track(t)), Type::Track)),
             Some(Global::SiteFamily(_)) | Some(Global::TrackFamily(_)) => {
                 self.error(
@@ -944,11 +1046,25 @@ impl Compiler {
         let boxed = |x: GExpr| Box::new(x);
         match f.name.as_str() {
             "count" => {
+                if args.len() == 2 {
+                    let x = self.sites_or_set(&args[0], scope);
+                    let c = self.colour(Some(&args[1]), scope)?;
+                    return Some((GExpr::Count(boxed(x?), c.map(Box::new)), Type::Int));
+                }
                 if !arity(self, 1) {
                     return None;
                 }
                 let x = self.sites_or_set(&args[0], scope)?;
-                Some((GExpr::Count(boxed(x)), Type::Int))
+                Some((GExpr::Count(boxed(x), None), Type::Int))
+            }
+            "index" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                Some((
+                    GExpr::Index(boxed(self.expect(&args[0], Type::Site, scope)?)),
+                    Type::Int,
+                ))
             }
             "owner" => {
                 if !arity(self, 1) {
@@ -1067,6 +1183,7 @@ impl Compiler {
                 None => {
                     let mut names: Vec<String> = [
                         "count", "owner", "store", "reserve", "pit", "min", "max", "can-move",
+                        "index",
                     ]
                     .map(String::from)
                     .to_vec();

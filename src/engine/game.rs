@@ -49,6 +49,8 @@ pub enum Type {
     Site,
     Set,
     Track,
+    /// An ordering of colours chosen by `arrangements(...)`.
+    Order,
 }
 
 impl Type {
@@ -60,6 +62,7 @@ impl Type {
             Type::Site => "a site",
             Type::Set => "a set of sites",
             Type::Track => "a track",
+            Type::Order => "an order of colours",
         }
     }
 }
@@ -75,6 +78,8 @@ pub enum Builtin {
     Last,
     /// Plies played so far.
     Ply,
+    /// The colour (a player) of the last counter of the latest sowing.
+    LastColour,
 }
 
 #[derive(Debug, Clone)]
@@ -82,8 +87,12 @@ pub enum Expr {
     Const(Value),
     Local(u8),
     Builtin(Builtin),
-    /// Counters in a site or in every site of a set.
-    Count(Box<Expr>),
+    /// Counters in a site or in every site of a set; of one colour, if given.
+    Count(Box<Expr>, Option<Box<Expr>>),
+    /// A state variable kept in the position.
+    State(u16),
+    /// The index of a site in its family (`s3` is 3).
+    Index(Box<Expr>),
     Owner(Box<Expr>),
     /// The unique site of a kind a player owns: `store(p)`, `reserve(p)`.
     OwnedSite(SiteKind, Box<Expr>),
@@ -108,6 +117,9 @@ pub enum Domain {
     Players,
     Range(Expr, Expr),
     Set(Expr),
+    /// Every ordering of the colours of the counters in a site: a move's
+    /// `order`, numbered from 0 (see [`crate::engine::arrange`]).
+    Arrangements(Expr),
 }
 
 #[derive(Debug, Clone)]
@@ -123,17 +135,26 @@ pub enum StmtKind {
         source: Expr,
         track: Expr,
         it: u8,
+        /// Sow the colours in the move's chosen order (else in seat order).
+        ordered: bool,
         skips: Vec<Expr>,
     },
     Take {
         amount: Option<Expr>,
+        colour: Option<Expr>,
         from: Expr,
         to: Expr,
     },
     Put {
         amount: Expr,
+        colour: Option<Expr>,
         target: Expr,
     },
+    Set {
+        var: u16,
+        value: Expr,
+    },
+    Enter(u8),
     If {
         cond: Expr,
         then: Vec<Stmt>,
@@ -248,6 +269,12 @@ pub struct Game {
     pub phases: Vec<PhaseDef>,
     pub layout: Option<Layout>,
     /// Local variable slots a move needs at most.
+    /// Colours of counters: 1, or one per player (`counters coloured by player`).
+    pub colours: usize,
+    /// The letter that stands for each colour in move names and positions.
+    pub colour_letters: Vec<char>,
+    /// State variables kept in the position: name and type.
+    pub state: Vec<(String, Type)>,
     pub locals: usize,
 }
 

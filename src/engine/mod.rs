@@ -2,20 +2,29 @@
 //! and unmaking them, and the outcome. Making a move saves the position on an
 //! undo stack that grows once and is reused, so the hot path (legal moves,
 //! apply, undo) allocates nothing once warmed up.
+//!
+//! A move that chooses an order of colours (`arrangements`) may have
+//! millions of siblings: [`Engine::count_moves`], [`Engine::sample_move`]
+//! and [`Engine::find_move`] work on them without listing them.
 
+pub mod arrange;
 pub mod game;
 
 use std::sync::Arc;
 
 use game::*;
+use rand::Rng;
 
 use crate::syntax::ast::Quant;
 
-/// A move: which move declaration, and the values it chose. Small and `Copy`.
+/// A move: which move declaration, the values it chose, and the order of
+/// colours it sows in (its rank among the arrangements, 0 if none). Small
+/// and `Copy`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     pub def: u16,
     pub args: [i32; 4],
+    pub order: u128,
 }
 
 impl Move {
@@ -23,6 +32,7 @@ impl Move {
     pub const PASS: Move = Move {
         def: u16::MAX,
         args: [0; 4],
+        order: 0,
     };
     pub fn is_pass(&self) -> bool {
         self.def == u16::MAX
@@ -39,10 +49,12 @@ pub struct Turn {
     pub ended: bool,
 }
 
-/// A position: counters per site and whose turn it is.
+/// A position: counters per site (per colour, `counts[site * colours +
+/// colour]`), the state variables, and whose turn it is.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Position {
     pub counts: Vec<i32>,
+    pub vars: Vec<Value>,
     pub turn: Turn,
 }
 
@@ -67,20 +79,90 @@ pub enum Halt {
 
 type Res<T> = Result<T, Halt>;
 
+/// Most moves [`Engine::legal_moves`] lists; more must be counted, sampled or
+/// found by name.
+pub const MAX_LISTED: u128 = 1_000_000;
+
 /// What a move did, as the statements run.
 #[derive(Clone, Copy)]
 struct Frame {
     mover: PlayerId,
     next: PlayerId,
     last: Option<SiteId>,
+    last_colour: Option<u8>,
     again: bool,
     end: bool,
+    enter: Option<u8>,
+    /// The move's order of colours.
+    order: u128,
+}
+
+impl Frame {
+    fn new(mover: PlayerId) -> Frame {
+        Frame {
+            mover,
+            next: mover,
+            last: None,
+            last_colour: None,
+            again: false,
+            end: false,
+            enter: None,
+            order: 0,
+        }
+    }
+}
+
+/// Where enumerated moves go. A group is the `n` moves that share a
+/// declaration and choices and differ only in their order of colours.
+enum Sink<'a> {
+    List(&'a mut Vec<Move>),
+    Any(bool),
+    Count(u128),
+    Pick(u128, Option<Move>),
+    Groups(&'a mut Vec<(Move, u128)>),
+}
+
+impl Sink<'_> {
+    fn done(&self) -> bool {
+        matches!(self, Sink::Any(true) | Sink::Pick(_, Some(_)))
+    }
+
+    fn offer(&mut self, mv: Move, n: u128) -> Res<()> {
+        match self {
+            Sink::List(out) => {
+                if out.len() as u128 + n > MAX_LISTED {
+                    return Err(Halt::Error(format!(
+                        "more than {MAX_LISTED} legal moves: too many to list (count or sample them instead)"
+                    )));
+                }
+                for r in 0..n {
+                    out.push(Move { order: r, ..mv });
+                }
+            }
+            Sink::Any(found) => *found |= n > 0,
+            Sink::Count(total) => *total = total.saturating_add(n),
+            Sink::Pick(k, found) => {
+                if *k < n {
+                    *found = Some(Move { order: *k, ..mv });
+                } else {
+                    *k -= n;
+                }
+            }
+            Sink::Groups(out) => {
+                if n > 0 {
+                    out.push((mv, n));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 pub struct Engine {
     pub game: Arc<Game>,
     pos: Position,
     undo_counts: Vec<i32>,
+    undo_vars: Vec<Value>,
     undo_turns: Vec<Turn>,
     locals: Vec<Value>,
     scratch: Vec<Vec<Move>>,
@@ -97,6 +179,7 @@ impl Clone for Engine {
             game: self.game.clone(),
             pos: self.pos.clone(),
             undo_counts: self.undo_counts.clone(),
+            undo_vars: self.undo_vars.clone(),
             undo_turns: self.undo_turns.clone(),
             locals: self.locals.clone(),
             scratch: vec![],
@@ -110,12 +193,12 @@ impl Clone for Engine {
 impl Engine {
     /// A new game in its starting position (after `setup`).
     pub fn new(game: Arc<Game>) -> Result<Self, Halt> {
-        let n = game.sites.len();
+        let n = game.sites.len() * game.colours;
         let mut e = Engine {
             locals: vec![Value::None; game.locals.max(1) + 4],
-            game,
             pos: Position {
                 counts: vec![0; n],
+                vars: vec![Value::None; game.state.len()],
                 turn: Turn {
                     to_move: 0,
                     phase: 0,
@@ -124,20 +207,16 @@ impl Engine {
                 },
             },
             undo_counts: Vec::with_capacity(n * 256),
+            undo_vars: Vec::with_capacity(game.state.len() * 256),
             undo_turns: Vec::with_capacity(256),
             scratch: vec![],
             avoided: vec![],
             saved_locals: vec![],
             depth: 0,
+            game,
         };
         let g = e.game.clone();
-        let mut f = Frame {
-            mover: 0,
-            next: 0,
-            last: None,
-            again: false,
-            end: false,
-        };
+        let mut f = Frame::new(0);
         e.run(&g.setup, &mut f)?;
         Ok(e)
     }
@@ -146,12 +225,36 @@ impl Engine {
         &self.pos
     }
 
+    /// Counters in a site, of every colour.
+    pub fn site_count(&self, s: SiteId) -> i32 {
+        let c = self.game.colours;
+        if c == 1 {
+            return self.pos.counts[s as usize];
+        }
+        self.pos.counts[s as usize * c..(s as usize + 1) * c]
+            .iter()
+            .sum()
+    }
+
+    /// Counters of one colour (a player's) in a site.
+    pub fn colour_count(&self, s: SiteId, colour: PlayerId) -> i32 {
+        let c = self.game.colours;
+        if c == 1 {
+            return self.pos.counts[s as usize];
+        }
+        self.pos
+            .counts
+            .get(s as usize * c + colour as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// Replaces the position (a position set from text). Like a move, the
     /// change is pushed on the undo stack, so [`undo`](Self::undo) reverts it.
     pub fn set_position(&mut self, pos: Position) -> Result<(), String> {
-        if pos.counts.len() != self.pos.counts.len() {
+        if pos.counts.len() != self.pos.counts.len() || pos.vars.len() != self.pos.vars.len() {
             return Err(format!(
-                "a position of {} sites, but this board has {}",
+                "a position of {} counts, but this board has {}",
                 pos.counts.len(),
                 self.pos.counts.len()
             ));
@@ -164,8 +267,10 @@ impl Engine {
         if let Some(c) = pos.counts.iter().find(|&&c| c < 0) {
             return Err(format!("a count of {c}: counts cannot be negative"));
         }
-        self.undo_counts.extend_from_slice(&self.pos.counts);
-        self.undo_turns.push(self.pos.turn);
+        if pos.counts.iter().map(|&c| c as i64).sum::<i64>() > MAX_COUNT as i64 {
+            return Err(format!("more than {MAX_COUNT} counters"));
+        }
+        self.push_undo();
         self.pos = pos;
         Ok(())
     }
@@ -183,27 +288,27 @@ impl Engine {
         self.undo_turns.len()
     }
 
+    fn push_undo(&mut self) {
+        self.undo_counts.extend_from_slice(&self.pos.counts);
+        self.undo_vars.extend_from_slice(&self.pos.vars);
+        self.undo_turns.push(self.pos.turn);
+    }
+
     // ---- legal moves ----------------------------------------------------
 
     /// The legal moves of the player to move, into `out` (cleared first).
-    /// Empty exactly when the game is over.
+    /// Empty exactly when the game is over. Refuses (with an error) to list
+    /// more than [`MAX_LISTED`].
     pub fn legal_moves(&mut self, out: &mut Vec<Move>) -> Res<()> {
         out.clear();
         if self.pos.turn.ended {
             return Ok(());
         }
         let me = self.pos.turn.to_move;
-        self.raw_moves(me, out, false)?;
+        self.raw(me, &mut Sink::List(out))?;
         if out.is_empty() {
-            if self.game.stuck == StuckAction::Pass {
-                let np = self.game.players.len() as u8;
-                for k in 1..np {
-                    let other = (me + k) % np;
-                    if self.can_move(other)? {
-                        out.push(Move::PASS);
-                        break;
-                    }
-                }
+            if self.must_pass(me)? {
+                out.push(Move::PASS);
             }
             return Ok(());
         }
@@ -230,14 +335,164 @@ impl Engine {
         Ok(())
     }
 
+    /// Whether the player to move, having no move, passes (someone else can
+    /// move and the rules say pass).
+    fn must_pass(&mut self, me: PlayerId) -> Res<bool> {
+        if self.game.stuck != StuckAction::Pass {
+            return Ok(false);
+        }
+        let np = self.game.players.len() as u8;
+        for k in 1..np {
+            if self.can_move((me + k) % np)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// How many legal moves there are, without listing them when no `avoid`
+    /// needs each one tried.
+    pub fn count_moves(&mut self) -> Res<u128> {
+        if self.pos.turn.ended {
+            return Ok(0);
+        }
+        if !self.game.avoids.is_empty() {
+            let mut buf = self.take_scratch();
+            let r = self.legal_moves(&mut buf).map(|_| buf.len() as u128);
+            self.give_scratch(buf);
+            return r;
+        }
+        let me = self.pos.turn.to_move;
+        let mut sink = Sink::Count(0);
+        self.raw(me, &mut sink)?;
+        let Sink::Count(n) = sink else { unreachable!() };
+        if n == 0 && self.must_pass(me)? {
+            return Ok(1);
+        }
+        Ok(n)
+    }
+
+    /// A legal move drawn uniformly at random, without listing them when no
+    /// `avoid` needs each one tried; `None` when the game is over.
+    pub fn sample_move(&mut self, rng: &mut impl Rng) -> Res<Option<Move>> {
+        if !self.game.avoids.is_empty() {
+            let mut buf = self.take_scratch();
+            let r = self
+                .legal_moves(&mut buf)
+                .map(|_| (!buf.is_empty()).then(|| buf[rng.gen_range(0..buf.len())]));
+            self.give_scratch(buf);
+            return r;
+        }
+        let n = self.count_moves()?;
+        if n == 0 {
+            return Ok(None);
+        }
+        let me = self.pos.turn.to_move;
+        // Within u64 the draw is the same as picking from a list of the moves.
+        let k = if n <= u64::MAX as u128 {
+            rng.gen_range(0..n as u64) as u128
+        } else {
+            rng.gen_range(0..n)
+        };
+        let mut sink = Sink::Pick(k, None);
+        self.raw(me, &mut sink)?;
+        match sink {
+            Sink::Pick(_, Some(m)) => Ok(Some(m)),
+            // No move of the rules: the one move counted was a pass.
+            _ => Ok(Some(Move::PASS)),
+        }
+    }
+
+    /// The groups of legal moves: each a move and how many orders of colours
+    /// it comes in (1 for a move without an order). Not filtered by `avoid`.
+    fn groups(&mut self, out: &mut Vec<(Move, u128)>) -> Res<()> {
+        out.clear();
+        if self.pos.turn.ended {
+            return Ok(());
+        }
+        let me = self.pos.turn.to_move;
+        self.raw(me, &mut Sink::Groups(out))?;
+        if out.is_empty() && self.must_pass(me)? {
+            out.push((Move::PASS, 1));
+        }
+        Ok(())
+    }
+
+    /// A summary of the legal moves: each group's name (the order of colours
+    /// left out) and its number of orders.
+    pub fn move_summary(&mut self) -> Res<Vec<(String, u128)>> {
+        if !self.game.avoids.is_empty() {
+            let mut buf = Vec::new();
+            self.legal_moves(&mut buf)?;
+            return Ok(buf.iter().map(|m| (self.move_name(*m), 1)).collect());
+        }
+        let mut groups = Vec::new();
+        self.groups(&mut groups)?;
+        Ok(groups
+            .iter()
+            .map(|&(m, n)| (self.group_name(m), n))
+            .collect())
+    }
+
+    /// The legal move that has this name; `None` if none has. A move with an
+    /// order of colours matches its name with the order written out, or
+    /// without it, meaning the default order (seat order).
+    pub fn find_move(&mut self, name: &str) -> Res<Option<Move>> {
+        if !self.game.avoids.is_empty() {
+            let mut buf = Vec::new();
+            self.legal_moves(&mut buf)?;
+            return Ok(buf.iter().copied().find(|m| self.move_name(*m) == name));
+        }
+        let mut groups = Vec::new();
+        self.groups(&mut groups)?;
+        for (mv, n) in groups {
+            if n == 1 && !self.has_order(mv) {
+                if self.move_name(mv) == name {
+                    return Ok(Some(mv));
+                }
+                continue;
+            }
+            if self.group_name(mv) == name {
+                return Ok(Some(mv));
+            }
+            let Some((prefix, suffix)) = self.order_frame(mv) else {
+                continue;
+            };
+            let Some(middle) = name
+                .strip_prefix(prefix.as_str())
+                .and_then(|r| r.strip_suffix(suffix.as_str()))
+            else {
+                continue;
+            };
+            let letters = &self.game.colour_letters;
+            let seq: Option<Vec<usize>> = middle
+                .chars()
+                .map(|ch| letters.iter().position(|&l| l == ch))
+                .collect();
+            let Some(seq) = seq else { continue };
+            let counts = self.order_counts(mv)?;
+            if let Some(r) = arrange::rank(&counts.1[..counts.0], seq) {
+                return Ok(Some(Move { order: r, ..mv }));
+            }
+        }
+        Ok(None)
+    }
+
     fn violates_avoid(&mut self, mv: Move) -> Res<bool> {
         let f = self.apply_frame(mv)?;
         let g = self.game.clone();
         let mut bad = false;
         for (_, cond) in &g.avoids {
-            if self.eval(cond, &f)?.truthy() {
-                bad = true;
-                break;
+            match self.eval(cond, &f) {
+                Ok(v) if v.truthy() => {
+                    bad = true;
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.undo();
+                    return Err(e);
+                }
             }
         }
         self.undo();
@@ -262,18 +517,16 @@ impl Engine {
         // Finding moves binds local variables; the caller's are kept aside.
         let mark = self.saved_locals.len();
         self.saved_locals.extend_from_slice(&self.locals);
-        let mut buf = self.take_scratch();
-        let r = self.raw_moves(p, &mut buf, true);
-        let any = !buf.is_empty();
-        self.give_scratch(buf);
+        let mut sink = Sink::Any(false);
+        let r = self.raw(p, &mut sink);
         self.locals.copy_from_slice(&self.saved_locals[mark..]);
         self.saved_locals.truncate(mark);
         self.pos.turn.to_move = saved;
-        r.map(|_| any)
+        r.map(|_| matches!(sink, Sink::Any(true)))
     }
 
     /// Moves for `p` by the move declarations alone (no `avoid`, no pass).
-    fn raw_moves(&mut self, p: PlayerId, out: &mut Vec<Move>, first_only: bool) -> Res<()> {
+    fn raw(&mut self, p: PlayerId, sink: &mut Sink) -> Res<()> {
         self.depth += 1;
         if self.depth > 64 {
             self.depth -= 1;
@@ -288,24 +541,68 @@ impl Engine {
             if def.phase != phase {
                 continue;
             }
-            let f = Frame {
-                mover: p,
-                next: p,
-                last: None,
-                again: false,
-                end: false,
-            };
+            let f = Frame::new(p);
             let mut mv = Move {
                 def: d as u16,
                 args: [0; 4],
+                order: 0,
             };
-            r = self.enumerate(def, 0, &mut mv, &f, out, first_only);
-            if r.is_err() || (first_only && !out.is_empty()) {
+            r = self.enumerate(def, 0, &mut mv, &f, sink);
+            if r.is_err() || sink.done() {
                 break;
             }
         }
         self.depth -= 1;
         r
+    }
+
+    /// Offers the move `mv` (all choices made) if it is legal: checked by its
+    /// precheck, or by trying it when its legality depends on its effects.
+    fn leaf(&mut self, def: &MoveDef, mv: Move, f: &Frame, n: u128, sink: &mut Sink) -> Res<()> {
+        if let Some(k) = def.nonempty
+            && self.site_count(mv.args[k] as SiteId) == 0
+        {
+            return Ok(());
+        }
+        if !def.needs_trial {
+            return sink.offer(mv, n);
+        }
+        // Try each order: legality may depend on where the colours fall.
+        for r in 0..n {
+            let m = Move { order: r, ..mv };
+            if self.trial(m, f.mover)? {
+                sink.offer(m, 1)?;
+                if sink.done() {
+                    break;
+                }
+            }
+            if r >= MAX_LISTED {
+                return Err(Halt::Error(format!(
+                    "more than {MAX_LISTED} orders of colours to try one by one"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether making `mv` as `mover` succeeds (the position is restored).
+    fn trial(&mut self, mv: Move, mover: PlayerId) -> Res<bool> {
+        let saved = self.pos.turn.to_move;
+        self.pos.turn.to_move = mover;
+        let r = self.apply_frame(mv);
+        let ok = match r {
+            Ok(_) => {
+                self.undo();
+                true
+            }
+            Err(Halt::Illegal) => false,
+            Err(e) => {
+                self.pos.turn.to_move = saved;
+                return Err(e);
+            }
+        };
+        self.pos.turn.to_move = saved;
+        Ok(ok)
     }
 
     fn enumerate(
@@ -314,58 +611,28 @@ impl Engine {
         i: usize,
         mv: &mut Move,
         f: &Frame,
-        out: &mut Vec<Move>,
-        first_only: bool,
+        sink: &mut Sink,
     ) -> Res<()> {
         if i == def.params.len() {
-            if let Some(k) = def.nonempty
-                && self.pos.counts[mv.args[k] as usize] == 0
-            {
-                return Ok(());
-            }
-            if def.needs_trial {
-                let saved = self.pos.turn.to_move;
-                self.pos.turn.to_move = f.mover;
-                let r = self.apply_frame(*mv);
-                match r {
-                    Ok(_) => {
-                        self.undo();
-                    }
-                    Err(Halt::Illegal) => {}
-                    Err(e) => {
-                        self.pos.turn.to_move = saved;
-                        return Err(e);
-                    }
-                }
-                self.pos.turn.to_move = saved;
-                if r.is_err() {
-                    return Ok(());
-                }
-            }
-            out.push(*mv);
-            return Ok(());
+            return self.leaf(def, *mv, f, 1, sink);
         }
         let p = &def.params[i];
         // Bind earlier choices again: evaluation of later domains may use them.
-        for (j, pj) in def.params[..i].iter().enumerate() {
-            self.locals[pj.slot as usize] = arg_value(pj, mv.args[j]);
-        }
+        self.bind_params(def, i, mv);
         match &p.domain {
             Domain::Range(a, b) => {
                 let lo = self.eval(a, f)?.int()?;
                 let hi = self.eval(b, f)?.int()?;
                 check_range(lo, hi)?;
                 for v in lo..=hi {
+                    self.bind_params(def, i, mv);
                     self.locals[p.slot as usize] = Value::Int(v);
                     if self.choice_ok(p, f)? {
                         mv.args[i] = v as i32;
-                        self.enumerate(def, i + 1, mv, f, out, first_only)?;
-                        if first_only && !out.is_empty() {
+                        self.enumerate(def, i + 1, mv, f, sink)?;
+                        if sink.done() {
                             return Ok(());
                         }
-                    }
-                    for (j, pj) in def.params[..=i].iter().enumerate() {
-                        self.locals[pj.slot as usize] = arg_value(pj, mv.args[j]);
                     }
                 }
             }
@@ -374,33 +641,52 @@ impl Engine {
                 let n = self.set_len(set)?;
                 for k in 0..n {
                     let site = self.set_item(set, k)?;
+                    self.bind_params(def, i, mv);
                     self.locals[p.slot as usize] = Value::Site(site);
                     if self.choice_ok(p, f)? {
                         mv.args[i] = site as i32;
-                        self.enumerate(def, i + 1, mv, f, out, first_only)?;
-                        if first_only && !out.is_empty() {
+                        self.enumerate(def, i + 1, mv, f, sink)?;
+                        if sink.done() {
                             return Ok(());
                         }
-                    }
-                    for (j, pj) in def.params[..i].iter().enumerate() {
-                        self.locals[pj.slot as usize] = arg_value(pj, mv.args[j]);
                     }
                 }
             }
             Domain::Players => {
                 for pl in 0..self.game.players.len() as u8 {
+                    self.bind_params(def, i, mv);
                     self.locals[p.slot as usize] = Value::Player(pl);
                     if self.choice_ok(p, f)? {
                         mv.args[i] = pl as i32;
-                        self.enumerate(def, i + 1, mv, f, out, first_only)?;
-                        if first_only && !out.is_empty() {
+                        self.enumerate(def, i + 1, mv, f, sink)?;
+                        if sink.done() {
                             return Ok(());
                         }
                     }
                 }
             }
+            Domain::Arrangements(site) => {
+                // The last choice: every order of the site's colours, as one group.
+                let s = self.eval(site, f)?.site()?;
+                let (k, counts) = self.colours_of(s);
+                let n = arrange::multinomial(&counts[..k]).ok_or_else(|| {
+                    Halt::Error(format!(
+                        "`{}` holds too many counters to number their orders",
+                        self.game.sites[s as usize].name
+                    ))
+                })?;
+                mv.args[i] = 0;
+                mv.order = 0;
+                return self.leaf(def, *mv, f, n, sink);
+            }
         }
         Ok(())
+    }
+
+    fn bind_params(&mut self, def: &MoveDef, upto: usize, mv: &Move) {
+        for (j, pj) in def.params[..upto].iter().enumerate() {
+            self.locals[pj.slot as usize] = arg_value(pj, mv.args[j]);
+        }
     }
 
     fn choice_ok(&mut self, p: &Param, f: &Frame) -> Res<bool> {
@@ -408,6 +694,16 @@ impl Engine {
             None => Ok(true),
             Some(c) => Ok(self.eval(c, f)?.truthy()),
         }
+    }
+
+    /// The counts of each colour in a site.
+    fn colours_of(&self, s: SiteId) -> (usize, [u32; arrange::MAX_COLOURS]) {
+        let c = self.game.colours.min(arrange::MAX_COLOURS);
+        let mut out = [0u32; arrange::MAX_COLOURS];
+        for (k, o) in out.iter_mut().enumerate().take(c) {
+            *o = self.colour_count(s, k as u8).max(0) as u32;
+        }
+        (c, out)
     }
 
     // ---- making and unmaking moves --------------------------------------
@@ -419,8 +715,7 @@ impl Engine {
     }
 
     fn apply_frame(&mut self, mv: Move) -> Res<Frame> {
-        self.undo_counts.extend_from_slice(&self.pos.counts);
-        self.undo_turns.push(self.pos.turn);
+        self.push_undo();
         match self.apply_inner(mv) {
             Ok(f) => Ok(f),
             Err(e) => {
@@ -434,21 +729,14 @@ impl Engine {
         let g = self.game.clone();
         let np = g.players.len() as u8;
         let mover = self.pos.turn.to_move;
-        let mut f = Frame {
-            mover,
-            next: mover,
-            last: None,
-            again: false,
-            end: false,
-        };
+        let mut f = Frame::new(mover);
+        f.order = mv.order;
         if !mv.is_pass() {
             let def = g
                 .moves
                 .get(mv.def as usize)
                 .ok_or_else(|| Halt::Error(format!("no move declaration {}", mv.def)))?;
-            for (i, p) in def.params.iter().enumerate() {
-                self.locals[p.slot as usize] = arg_value(p, mv.args[i]);
-            }
+            self.bind_params(def, def.params.len(), &mv);
             self.run(&def.body, &mut f)?;
         }
         self.pos.turn.ply += 1;
@@ -465,7 +753,9 @@ impl Engine {
             }
         }
         self.pos.turn.to_move = f.next;
-        if !self.pos.turn.ended
+        if let Some(p) = f.enter {
+            self.pos.turn.phase = p;
+        } else if !self.pos.turn.ended
             && let Some(ph) = g.phases.get(self.pos.turn.phase as usize)
         {
             for (to, cond) in &ph.transitions {
@@ -487,6 +777,10 @@ impl Engine {
         let at = self.undo_counts.len() - n;
         self.pos.counts.copy_from_slice(&self.undo_counts[at..]);
         self.undo_counts.truncate(at);
+        let v = self.pos.vars.len();
+        let at = self.undo_vars.len() - v;
+        self.pos.vars.copy_from_slice(&self.undo_vars[at..]);
+        self.undo_vars.truncate(at);
         self.pos.turn = t;
         true
     }
@@ -495,12 +789,7 @@ impl Engine {
 
     /// The outcome, once the game is over (no legal moves).
     pub fn outcome(&mut self) -> Res<Option<Outcome>> {
-        let mut buf = self.take_scratch();
-        let r = self.legal_moves(&mut buf);
-        let over = buf.is_empty();
-        self.give_scratch(buf);
-        r?;
-        if !over {
+        if self.count_moves()? > 0 {
             return Ok(None);
         }
         let scores = self.scores()?;
@@ -515,13 +804,7 @@ impl Engine {
     /// Each player's score in the current position.
     pub fn scores(&mut self) -> Res<Vec<i64>> {
         let g = self.game.clone();
-        let f = Frame {
-            mover: self.pos.turn.to_move,
-            next: self.pos.turn.to_move,
-            last: None,
-            again: false,
-            end: false,
-        };
+        let f = Frame::new(self.pos.turn.to_move);
         let mut out = Vec::with_capacity(g.players.len());
         for p in 0..g.players.len() as u8 {
             self.locals[g.score.0 as usize] = Value::Player(p);
@@ -539,6 +822,11 @@ impl Engine {
         Ok(())
     }
 
+    fn add(&mut self, s: SiteId, colour: usize, n: i32) {
+        let c = self.game.colours;
+        self.pos.counts[s as usize * c + colour] += n;
+    }
+
     fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
         match &s.kind {
             StmtKind::Sow {
@@ -546,11 +834,12 @@ impl Engine {
                 source,
                 track,
                 it,
+                ordered,
                 skips,
             } => {
                 let src = self.eval(source, f)?.site()?;
                 let t = self.eval(track, f)?.track()?;
-                let have = self.pos.counts[src as usize];
+                let have = self.site_count(src);
                 let n = match amount {
                     Some(a) => self.eval(a, f)?.int()?,
                     None => have as i64,
@@ -558,7 +847,27 @@ impl Engine {
                 if n <= 0 || n > have as i64 {
                     return Err(Halt::Illegal);
                 }
-                self.pos.counts[src as usize] -= n as i32;
+                // The colours lifted, in the order they are sown.
+                let (k, mut lifted) = self.colours_of(src);
+                if n < have as i64 {
+                    // Part of a coloured site: colours in seat order.
+                    let mut left = n as u32;
+                    for c in lifted.iter_mut().take(k) {
+                        let take = (*c).min(left);
+                        *c = take;
+                        left -= take;
+                    }
+                }
+                let rank = if *ordered { f.order } else { 0 };
+                let mut colours = arrange::Unrank::new(&lifted[..k], rank).ok_or_else(|| {
+                    Halt::Error(format!(
+                        "no order {rank} of the counters in `{}`",
+                        self.game.sites[src as usize].name
+                    ))
+                })?;
+                for (c, &m) in lifted.iter().enumerate().take(k) {
+                    self.add(src, c, -(m as i32));
+                }
                 let g = self.game.clone();
                 let track = &g.tracks[t as usize];
                 let len = track.sites.len();
@@ -600,45 +909,77 @@ impl Engine {
                         }
                     }
                     idle = 0;
-                    self.pos.counts[site as usize] += 1;
+                    let colour = colours.next_colour().unwrap_or(0);
+                    self.add(site, colour, 1);
                     left -= 1;
                     f.last = Some(site);
+                    f.last_colour = Some(colour as u8);
                 }
                 Ok(())
             }
-            StmtKind::Take { amount, from, to } => {
+            StmtKind::Take {
+                amount,
+                colour,
+                from,
+                to,
+            } => {
                 let dst = self.eval(to, f)?.site()?;
                 let src = self.eval(from, f)?;
+                let colour = match colour {
+                    Some(c) => Some(self.eval(c, f)?.player()? as usize),
+                    None => None,
+                };
                 match amount {
                     Some(a) => {
                         let n = self.eval(a, f)?.int()?;
                         let s = src.site()?;
-                        if n < 0 || n > self.pos.counts[s as usize] as i64 {
+                        let c = colour.unwrap_or(0);
+                        let have = if colour.is_some() {
+                            self.colour_count(s, c as u8)
+                        } else {
+                            self.site_count(s)
+                        };
+                        if n < 0 || n > have as i64 {
                             return Err(Halt::Illegal);
                         }
-                        self.pos.counts[s as usize] -= n as i32;
-                        self.pos.counts[dst as usize] += n as i32;
+                        self.add(s, c, -(n as i32));
+                        self.add(dst, c, n as i32);
                     }
                     None => {
                         let len = self.set_len(src)?;
-                        for k in 0..len {
-                            let s = self.set_item(src, k)?;
-                            if s != dst {
-                                let c = std::mem::take(&mut self.pos.counts[s as usize]);
-                                self.pos.counts[dst as usize] += c;
+                        let k = self.game.colours;
+                        for j in 0..len {
+                            let s = self.set_item(src, j)?;
+                            if s == dst {
+                                continue;
+                            }
+                            for c in 0..k {
+                                if colour.is_some_and(|x| x != c) {
+                                    continue;
+                                }
+                                let m = std::mem::take(&mut self.pos.counts[s as usize * k + c]);
+                                self.pos.counts[dst as usize * k + c] += m;
                             }
                         }
                     }
                 }
                 Ok(())
             }
-            StmtKind::Put { amount, target } => {
+            StmtKind::Put {
+                amount,
+                colour,
+                target,
+            } => {
                 let n = self.eval(amount, f)?.int()?;
                 if !(0..=1_000_000).contains(&n) {
                     return Err(Halt::Error(format!(
                         "`put` of {n} counters: must be 0 to 1000000"
                     )));
                 }
+                let colour = match colour {
+                    Some(c) => self.eval(c, f)?.player()? as usize,
+                    None => 0,
+                };
                 let t = self.eval(target, f)?;
                 for k in 0..self.set_len(t)? {
                     let s = self.set_item(t, k)?;
@@ -647,7 +988,7 @@ impl Engine {
                             "`put` would make more than {MAX_COUNT} counters in all"
                         )));
                     }
-                    self.pos.counts[s as usize] += n as i32;
+                    self.add(s, colour, n as i32);
                 }
                 Ok(())
             }
@@ -687,9 +1028,18 @@ impl Engine {
                     }
                     Ok(())
                 }
+                Domain::Arrangements(_) => Err(Halt::Error("a loop over arrangements".into())),
             },
             StmtKind::Let { var, value } => {
                 self.locals[*var as usize] = self.eval(value, f)?;
+                Ok(())
+            }
+            StmtKind::Set { var, value } => {
+                self.pos.vars[*var as usize] = self.eval(value, f)?;
+                Ok(())
+            }
+            StmtKind::Enter(p) => {
+                f.enter = Some(*p);
                 Ok(())
             }
             StmtKind::Require(c) => {
@@ -744,18 +1094,47 @@ impl Engine {
                     }
                 },
                 Builtin::Ply => Value::Int(self.pos.turn.ply as i64),
+                Builtin::LastColour => match f.last_colour {
+                    Some(c) => Value::Player(c),
+                    None => {
+                        return Err(Halt::Error(
+                            "`last-colour` is used before any sowing of this move".into(),
+                        ));
+                    }
+                },
             },
-            Expr::Count(x) => {
+            Expr::Count(x, colour) => {
                 let v = self.eval(x, f)?;
+                let colour = match colour {
+                    Some(c) => Some(self.eval(c, f)?.player()?),
+                    None => None,
+                };
+                let one = |e: &Engine, s: SiteId| match colour {
+                    Some(c) => e.colour_count(s, c) as i64,
+                    None => e.site_count(s) as i64,
+                };
                 match v {
-                    Value::Site(s) => Value::Int(self.pos.counts[s as usize] as i64),
-                    Value::Set(s) => Value::Int(
-                        self.game.sets[s as usize]
+                    Value::Site(s) => Value::Int(one(self, s)),
+                    Value::Set(set) => Value::Int(
+                        self.game.sets[set as usize]
                             .iter()
-                            .map(|&i| self.pos.counts[i as usize] as i64)
+                            .map(|&s| one(self, s))
                             .sum(),
                     ),
                     other => return Err(type_halt("a site", other)),
+                }
+            }
+            Expr::State(v) => self.pos.vars[*v as usize],
+            Expr::Index(x) => {
+                let s = self.eval(x, f)?.site()?;
+                match &self.game.sites[s as usize].family {
+                    Some((_, i)) => Value::Int(*i),
+                    None => {
+                        return Err(Halt::Error(format!(
+                            "`{}` belongs to no family, so it has no index",
+                            self.game.sites[s as usize].name
+                        )));
+                    }
                 }
             }
             Expr::Owner(x) => {
@@ -866,7 +1245,9 @@ impl Engine {
                         check_range(lo, hi)?;
                         (lo, hi, 1)
                     }
-                    Domain::Set(_) => return Err(Halt::Error("quantifier over a set".into())),
+                    Domain::Set(_) | Domain::Arrangements(_) => {
+                        return Err(Halt::Error("quantifier over a set".into()));
+                    }
                 };
                 let mut acc: i64 = 0;
                 let mut any = false;
@@ -909,32 +1290,113 @@ impl Engine {
 
     // ---- names ----------------------------------------------------------
 
-    /// The name a player types for a move: its declaration's template filled in.
-    pub fn move_name(&self, mv: Move) -> String {
-        move_name(&self.game, mv)
+    /// The name a player types for a move: its declaration's template filled
+    /// in, an order of colours written as the colours' letters.
+    pub fn move_name(&mut self, mv: Move) -> String {
+        self.render_name(mv, true)
+    }
+
+    /// A move's name without its order of colours.
+    fn group_name(&mut self, mv: Move) -> String {
+        self.render_name(mv, false)
+    }
+
+    fn has_order(&self, mv: Move) -> bool {
+        self.game.moves.get(mv.def as usize).is_some_and(|d| {
+            d.params
+                .iter()
+                .any(|p| matches!(p.domain, Domain::Arrangements(_)))
+        })
+    }
+
+    /// The counts of colours an arrangement choice of `mv` orders.
+    fn order_counts(&mut self, mv: Move) -> Res<(usize, [u32; arrange::MAX_COLOURS])> {
+        let g = self.game.clone();
+        let def = &g.moves[mv.def as usize];
+        let Some(p) = def
+            .params
+            .iter()
+            .find(|p| matches!(p.domain, Domain::Arrangements(_)))
+        else {
+            return Ok((0, [0; arrange::MAX_COLOURS]));
+        };
+        let Domain::Arrangements(site) = &p.domain else {
+            unreachable!()
+        };
+        self.bind_params(def, def.params.len(), &mv);
+        let s = self
+            .eval(site, &Frame::new(self.pos.turn.to_move))?
+            .site()?;
+        Ok(self.colours_of(s))
+    }
+
+    /// The text before and after the order of colours in a move's name.
+    fn order_frame(&mut self, mv: Move) -> Option<(String, String)> {
+        let g = self.game.clone();
+        let def = g.moves.get(mv.def as usize)?;
+        let at = def.template.iter().position(|t| matches!(t, TemplatePart::Param(i) if matches!(def.params[*i].domain, Domain::Arrangements(_))))?;
+        let render = |parts: &[TemplatePart]| {
+            let mut s = String::new();
+            for part in parts {
+                match part {
+                    TemplatePart::Text(t) => s.push_str(t),
+                    TemplatePart::Param(i) => s.push_str(&param_text(&g, def, *i, mv.args[*i])),
+                }
+            }
+            s
+        };
+        Some((render(&def.template[..at]), render(&def.template[at + 1..])))
+    }
+
+    fn render_name(&mut self, mv: Move, with_order: bool) -> String {
+        if mv.is_pass() {
+            return "pass".into();
+        }
+        let g = self.game.clone();
+        let Some(def) = g.moves.get(mv.def as usize) else {
+            return "?".into();
+        };
+        let mut s = String::new();
+        for part in &def.template {
+            match part {
+                TemplatePart::Text(t) => s.push_str(t),
+                TemplatePart::Param(i)
+                    if matches!(def.params[*i].domain, Domain::Arrangements(_)) =>
+                {
+                    if with_order {
+                        s.push_str(&self.order_text(mv));
+                    }
+                }
+                TemplatePart::Param(i) => s.push_str(&param_text(&g, def, *i, mv.args[*i])),
+            }
+        }
+        if !with_order {
+            return s.trim_end().to_string();
+        }
+        s
+    }
+
+    /// A move's order of colours as letters, e.g. `rrbg`.
+    fn order_text(&mut self, mv: Move) -> String {
+        let Ok((k, counts)) = self.order_counts(mv) else {
+            return "?".into();
+        };
+        let Some(mut u) = arrange::Unrank::new(&counts[..k], mv.order) else {
+            return "?".into();
+        };
+        std::iter::from_fn(|| u.next_colour())
+            .map(|c| self.game.colour_letters.get(c).copied().unwrap_or('?'))
+            .collect()
     }
 }
 
-pub fn move_name(g: &Game, mv: Move) -> String {
-    if mv.is_pass() {
-        return "pass".into();
+fn param_text(g: &Game, def: &MoveDef, i: usize, a: i32) -> String {
+    match def.params.get(i).map(|p| arg_value(p, a)) {
+        Some(Value::Site(x)) => g.sites[x as usize].name.clone(),
+        Some(Value::Player(p)) => g.players[p as usize].clone(),
+        Some(Value::Int(v)) => v.to_string(),
+        _ => "?".into(),
     }
-    let Some(def) = g.moves.get(mv.def as usize) else {
-        return "?".into();
-    };
-    let mut s = String::new();
-    for part in &def.template {
-        match part {
-            TemplatePart::Text(t) => s.push_str(t),
-            TemplatePart::Param(i) => match def.params.get(*i).map(|p| arg_value(p, mv.args[*i])) {
-                Some(Value::Site(x)) => s.push_str(&g.sites[x as usize].name),
-                Some(Value::Player(p)) => s.push_str(&g.players[p as usize]),
-                Some(Value::Int(v)) => s.push_str(&v.to_string()),
-                _ => s.push('?'),
-            },
-        }
-    }
-    s
 }
 
 fn arg_value(p: &Param, a: i32) -> Value {
@@ -942,6 +1404,8 @@ fn arg_value(p: &Param, a: i32) -> Value {
         Domain::Range(..) => Value::Int(a as i64),
         Domain::Set(_) => Value::Site(a as SiteId),
         Domain::Players => Value::Player(a as PlayerId),
+        // The order itself is the move's `order`, read by `sow ... in order`.
+        Domain::Arrangements(_) => Value::None,
     }
 }
 

@@ -29,6 +29,8 @@ pub enum Item {
     Option(OptionDecl),
     Variant(VariantDecl),
     Players(PlayersDecl),
+    Counters(Span),
+    State(StateDecl),
     Site(SiteDecl),
     Relation(RelationDecl),
     Track(TrackDecl),
@@ -86,6 +88,15 @@ pub struct NamePattern {
 #[derive(Debug, Clone)]
 pub struct PlayersDecl {
     pub names: Vec<NamePattern>,
+    /// `players first N of a, b, c`: only the first N names play.
+    pub first: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct StateDecl {
+    pub name: Ident,
+    pub ty: Ident,
     pub span: Span,
 }
 
@@ -202,6 +213,9 @@ pub struct PhaseDecl {
 pub enum ChoiceDomain {
     Range(Expr, Expr),
     Set(Expr),
+    Players(Span),
+    /// Every ordering of the colours of the counters in a site.
+    Arrangements(Expr),
 }
 
 #[derive(Debug, Clone)]
@@ -281,17 +295,27 @@ pub enum StmtKind {
         amount: Option<Expr>,
         source: Expr,
         track: Expr,
+        /// `in order X`: the colours of the counters in the order sown.
+        order: Option<Expr>,
         skips: Vec<Expr>,
     },
     Take {
         amount: Option<Expr>,
+        /// `take N of C from ...`: counters of one colour.
+        colour: Option<Expr>,
         from: Expr,
         to: Expr,
     },
     Put {
         amount: Expr,
+        colour: Option<Expr>,
         target: Expr,
     },
+    Set {
+        var: Ident,
+        value: Expr,
+    },
+    Enter(Ident),
     If {
         cond: Expr,
         then: Vec<Stmt>,

@@ -152,7 +152,7 @@ fn group(name: String) -> String {
         "`let`",
         "`require`",
         "`again`",
-        "`end`",
+        "`enter`",
     ];
     const DECLARATIONS: &[&str] = &[
         "`game`",
@@ -171,6 +171,8 @@ fn group(name: String) -> String {
         "`avoid`",
         "`when`",
         "`score`",
+        "`counters`",
+        "`state`",
     ];
     const OPERATORS: &[&str] = &[
         "`and` or `or`",
@@ -239,18 +241,21 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
     let (message, label) = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
             let raw: Vec<String> = positives.iter().map(rule_name).collect();
-            // `end` starts a declaration at the top level and a statement in a block.
-            let top_level = raw
-                .iter()
-                .any(|n| n != "`end`" && group(n.clone()) == "a declaration");
+            // `end` starts a declaration at the top level and a statement in a
+            // block; `set` is a statement, or an item of a variant. An
+            // ambiguous word joins the group whose other words are expected.
+            let present = |g: &str| {
+                raw.iter()
+                    .any(|n| n != "`end`" && n != "`set`" && group(n.clone()) == g)
+            };
+            let (top_level, in_block) = (present("a declaration"), present("a statement"));
             let mut names: Vec<String> = raw
                 .into_iter()
-                .map(|n| {
-                    if n == "`end`" && top_level {
-                        "a declaration".into()
-                    } else {
-                        group(n)
-                    }
+                .map(|n| match n.as_str() {
+                    "`end`" if top_level => "a declaration".into(),
+                    "`end`" | "`set`" if in_block => "a statement".into(),
+                    "`end`" | "`set`" => n,
+                    _ => group(n),
                 })
                 .collect();
             names.sort();
@@ -414,9 +419,31 @@ impl Lower {
                     span,
                 })
             }
+            Rule::counters_decl => Item::Counters(span),
+            Rule::state_decl => {
+                let name = self.ident(it.next().unwrap());
+                let ty = self.ident(it.next().unwrap());
+                Item::State(StateDecl { name, ty, span })
+            }
             Rule::players_decl => {
                 let mut names = Vec::new();
-                for c in it {
+                let inner = it.next().unwrap();
+                if inner.as_rule() == Rule::players_first {
+                    let mut f = inner.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                    let n = self.expr(f.next().unwrap())?;
+                    let names = f
+                        .map(|i| NamePattern {
+                            name: self.ident(i),
+                            range: None,
+                        })
+                        .collect();
+                    return Ok(Item::Players(PlayersDecl {
+                        names,
+                        first: Some(n),
+                        span,
+                    }));
+                }
+                for c in std::iter::once(inner).chain(it) {
                     let mut parts = c.into_inner();
                     let name = self.ident(parts.next().unwrap());
                     let range = match parts.next() {
@@ -425,7 +452,11 @@ impl Lower {
                     };
                     names.push(NamePattern { name, range });
                 }
-                Item::Players(PlayersDecl { names, span })
+                Item::Players(PlayersDecl {
+                    names,
+                    first: None,
+                    span,
+                })
             }
             Rule::site_decl => {
                 let kind = self.site_kind(it.next().unwrap());
@@ -584,9 +615,15 @@ impl Lower {
                     let mut parts = c.into_inner().filter(|c| !is_keyword(c.as_rule()));
                     let var = self.ident(parts.next().unwrap());
                     let d = parts.next().unwrap().into_inner().next().unwrap();
-                    let domain = match self.index_arg(d)? {
-                        IndexArg::Range(a, b) => ChoiceDomain::Range(a, b),
-                        IndexArg::Single(e) => ChoiceDomain::Set(e),
+                    let domain = match d.as_rule() {
+                        Rule::domain_players => ChoiceDomain::Players(self.span(&d)),
+                        Rule::arrangements => {
+                            ChoiceDomain::Arrangements(self.expr(d.into_inner().nth(1).unwrap())?)
+                        }
+                        _ => match self.index_arg(d)? {
+                            IndexArg::Range(a, b) => ChoiceDomain::Range(a, b),
+                            IndexArg::Single(e) => ChoiceDomain::Set(e),
+                        },
                     };
                     let filter = match parts.next() {
                         Some(f) => Some(self.expr(f)?),
@@ -739,6 +776,12 @@ impl Lower {
                 };
                 let source = self.expr(it.next().unwrap())?;
                 let track = self.expr(it.next().unwrap())?;
+                let order = match it.peek().map(|c| c.as_rule()) {
+                    Some(Rule::order_clause) => {
+                        Some(self.expr(it.next().unwrap().into_inner().nth(2).unwrap())?)
+                    }
+                    _ => None,
+                };
                 let skips = it
                     .map(|s| self.expr(s.into_inner().nth(1).unwrap()))
                     .collect::<R<Vec<_>>>()?;
@@ -746,25 +789,55 @@ impl Lower {
                     amount,
                     source,
                     track,
+                    order,
                     skips,
                 }
             }
             Rule::take_stmt => {
-                let amount = match it.peek().map(|c| c.as_rule()) {
-                    Some(Rule::take_amount) => {
-                        Some(self.expr(it.next().unwrap().into_inner().next().unwrap())?)
+                let (mut amount, mut colour) = (None, None);
+                if it.peek().map(|c| c.as_rule()) == Some(Rule::take_amount) {
+                    let mut a = it
+                        .next()
+                        .unwrap()
+                        .into_inner()
+                        .filter(|c| !is_keyword(c.as_rule()));
+                    amount = Some(self.expr(a.next().unwrap())?);
+                    if let Some(of) = a.next() {
+                        colour = Some(self.expr(of.into_inner().nth(1).unwrap())?);
                     }
-                    _ => None,
-                };
+                }
                 let from = self.expr(it.next().unwrap())?;
                 let to = self.expr(it.next().unwrap())?;
-                StmtKind::Take { amount, from, to }
+                StmtKind::Take {
+                    amount,
+                    colour,
+                    from,
+                    to,
+                }
             }
             Rule::put_stmt => {
                 let amount = self.expr(it.next().unwrap())?;
+                let colour = match it.peek().map(|c| c.as_rule()) {
+                    Some(Rule::of_colour) => {
+                        Some(self.expr(it.next().unwrap().into_inner().nth(1).unwrap())?)
+                    }
+                    _ => None,
+                };
                 let target = self.expr(it.next().unwrap())?;
-                StmtKind::Put { amount, target }
+                StmtKind::Put {
+                    amount,
+                    colour,
+                    target,
+                }
             }
+            Rule::set_stmt => {
+                let var = self.ident(it.next().unwrap());
+                StmtKind::Set {
+                    var,
+                    value: self.expr(it.next().unwrap())?,
+                }
+            }
+            Rule::enter_stmt => StmtKind::Enter(self.ident(it.next().unwrap())),
             Rule::if_stmt => {
                 let cond = self.expr(it.next().unwrap())?;
                 let then = self.block(it.next().unwrap())?.stmts;
