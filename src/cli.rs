@@ -18,11 +18,7 @@ use crate::record::Record;
 use crate::session::{COMMANDS, Session, Setup};
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "mancala",
-    version,
-    about = "A rules language for mancala games, and its interpreter"
-)]
+#[command(name = "mancala", version, about = "A rules language for mancala games, and its interpreter")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -89,11 +85,7 @@ pub fn run(cli: Cli) -> i32 {
                         } else {
                             format!(
                                 ", variants {}",
-                                g.variants
-                                    .iter()
-                                    .map(|v| v.name.as_str())
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
+                                g.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ")
                             )
                         };
                         println!(
@@ -113,28 +105,19 @@ pub fn run(cli: Cli) -> i32 {
             }
             code
         }
-        Command::Show { file, choice } => match compile_file(
-            &file,
-            &Config {
-                variants: choice.variants,
-                settings: choice.settings,
-            },
-        ) {
-            Ok(g) => {
-                print!("{}", describe(&g));
-                0
+        Command::Show { file, choice } => {
+            match compile_file(&file, &Config { variants: choice.variants, settings: choice.settings }) {
+                Ok(g) => {
+                    print!("{}", describe(&g));
+                    0
+                }
+                Err(fail) => {
+                    eprint!("{}", fail.render(color));
+                    1
+                }
             }
-            Err(fail) => {
-                eprint!("{}", fail.render(color));
-                1
-            }
-        },
-        Command::Play {
-            file,
-            choice,
-            seed,
-            load,
-        } => {
+        }
+        Command::Play { file, choice, seed, load } => {
             let session = match (load, file) {
                 (Some(path), _) => match std::fs::read_to_string(&path)
                     .map_err(|e| format!("cannot read {path}: {e}"))
@@ -147,18 +130,15 @@ pub fn run(cli: Cli) -> i32 {
                         return 1;
                     }
                 },
-                (None, Some(rules)) => match Session::new(Setup {
-                    rules,
-                    variants: choice.variants,
-                    settings: choice.settings,
-                    seed,
-                }) {
-                    Ok(s) => s,
-                    Err(fail) => {
-                        eprint!("{}", fail.render(color));
-                        return 1;
+                (None, Some(rules)) => {
+                    match Session::new(Setup { rules, variants: choice.variants, settings: choice.settings, seed }) {
+                        Ok(s) => s,
+                        Err(fail) => {
+                            eprint!("{}", fail.render(color));
+                            return 1;
+                        }
                     }
-                },
+                }
                 (None, None) => {
                     eprintln!("`play` needs a rule file, or --load RECORD");
                     return 2;
@@ -204,32 +184,16 @@ struct Completion {
 
 impl Completer for Completion {
     type Candidate = String;
-    fn complete(
-        &self,
-        line: &str,
-        pos: usize,
-        _ctx: &Context<'_>,
-    ) -> rustyline::Result<(usize, Vec<String>)> {
+    fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
         let head = &line[..pos];
         let start = head.rfind(char::is_whitespace).map(|i| i + 1).unwrap_or(0);
         let word = &head[start..];
         let first = start == 0 || head[..start].trim() == "move";
         let mut out: Vec<String> = Vec::new();
         if first {
-            out.extend(
-                self.moves
-                    .borrow()
-                    .iter()
-                    .filter(|m| m.starts_with(word))
-                    .cloned(),
-            );
+            out.extend(self.moves.borrow().iter().filter(|m| m.starts_with(word)).cloned());
             if start == 0 {
-                out.extend(
-                    COMMANDS
-                        .iter()
-                        .filter(|c| c.starts_with(word))
-                        .map(|c| c.to_string()),
-                );
+                out.extend(COMMANDS.iter().filter(|c| c.starts_with(word)).map(|c| c.to_string()));
             }
         }
         Ok((start, out))
@@ -243,23 +207,19 @@ impl Validator for Completion {}
 impl Helper for Completion {}
 
 fn interactive(mut s: Session) -> i32 {
+    s.color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     print!("{}", s.banner());
     let moves = Rc::new(RefCell::new(s.legal_names()));
-    let config = rustyline::Config::builder()
-        .completion_type(rustyline::CompletionType::List)
-        .auto_add_history(false)
-        .build();
-    let mut rl: Editor<Completion, rustyline::history::DefaultHistory> =
-        match Editor::with_config(config) {
-            Ok(rl) => rl,
-            Err(e) => {
-                eprintln!("cannot start the line editor ({e}); reading commands plainly");
-                return scripted(s, std::io::stdin().lock(), &mut std::io::stdout());
-            }
-        };
-    rl.set_helper(Some(Completion {
-        moves: moves.clone(),
-    }));
+    let config =
+        rustyline::Config::builder().completion_type(rustyline::CompletionType::List).auto_add_history(false).build();
+    let mut rl: Editor<Completion, rustyline::history::DefaultHistory> = match Editor::with_config(config) {
+        Ok(rl) => rl,
+        Err(e) => {
+            eprintln!("cannot start the line editor ({e}); reading commands plainly");
+            return scripted(s, std::io::stdin().lock(), &mut std::io::stdout());
+        }
+    };
+    rl.set_helper(Some(Completion { moves: moves.clone() }));
     loop {
         let prompt = format!("{}> ", s.game().players[s.engine().to_move() as usize]);
         match rl.readline(&prompt) {
@@ -293,41 +253,18 @@ pub fn describe(g: &Game) -> String {
     if !g.options.is_empty() {
         let _ = writeln!(s, "options:");
         for o in &g.options {
-            let range = o
-                .range
-                .map(|(a, b)| format!(" in {a}..{b}"))
-                .unwrap_or_default();
-            let changed = if o.value != o.default {
-                format!(" (default {})", value_text(o.default))
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                s,
-                "  {} = {}{range}{changed}  {}",
-                o.name,
-                value_text(o.value),
-                o.doc
-            );
+            let range = o.range.map(|(a, b)| format!(" in {a}..{b}")).unwrap_or_default();
+            let changed =
+                if o.value != o.default { format!(" (default {})", value_text(o.default)) } else { String::new() };
+            let _ = writeln!(s, "  {} = {}{range}{changed}  {}", o.name, value_text(o.value), o.doc);
         }
     }
     if !g.variants.is_empty() {
-        let _ = writeln!(
-            s,
-            "variants: {}",
-            g.variants
-                .iter()
-                .map(|v| v.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let _ = writeln!(s, "variants: {}", g.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", "));
     }
     let _ = writeln!(s, "sites ({}):", g.sites.len());
     for site in &g.sites {
-        let owner = site
-            .owner
-            .map(|o| format!(" of {}", g.players[o as usize]))
-            .unwrap_or_default();
+        let owner = site.owner.map(|o| format!(" of {}", g.players[o as usize])).unwrap_or_default();
         let _ = writeln!(s, "  {:<10} {}{owner}", site.name, site.kind.word());
     }
     let _ = writeln!(s, "tracks:");
@@ -337,80 +274,34 @@ pub fn describe(g: &Game) -> String {
             "  {} ({}): {}",
             t.name,
             if t.cyclic { "cyclic" } else { "linear" },
-            t.sites
-                .iter()
-                .map(|&i| name(i))
-                .collect::<Vec<_>>()
-                .join(" ")
+            t.sites.iter().map(|&i| name(i)).collect::<Vec<_>>().join(" ")
         );
     }
     for (rname, map) in &g.relations {
-        let pairs: Vec<String> = map
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| t.map(|t| format!("{}->{}", name(i as u16), name(t))))
-            .collect();
+        let pairs: Vec<String> =
+            map.iter().enumerate().filter_map(|(i, t)| t.map(|t| format!("{}->{}", name(i as u16), name(t)))).collect();
         let _ = writeln!(s, "relation {rname}: {}", pairs.join(" "));
     }
-    let _ = writeln!(
-        s,
-        "phases: {}",
-        g.phases
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    let _ = writeln!(s, "phases: {}", g.phases.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "));
     let _ = writeln!(s, "moves:");
     for m in &g.moves {
         let params: Vec<&str> = m.params.iter().map(|p| p.name.as_str()).collect();
-        let phase = if g.phases.len() > 1 {
-            format!(" in phase {}", g.phases[m.phase as usize].name)
-        } else {
-            String::new()
-        };
-        let choosing = if params.is_empty() {
-            String::new()
-        } else {
-            format!(", choosing {}", params.join(", "))
-        };
-        let _ = writeln!(
-            s,
-            "  {}{phase}{choosing}: {} statements with its rules",
-            m.name,
-            m.body.len()
-        );
+        let phase =
+            if g.phases.len() > 1 { format!(" in phase {}", g.phases[m.phase as usize].name) } else { String::new() };
+        let choosing = if params.is_empty() { String::new() } else { format!(", choosing {}", params.join(", ")) };
+        let _ = writeln!(s, "  {}{phase}{choosing}: {} statements with its rules", m.name, m.body.len());
     }
     if !g.avoids.is_empty() {
-        let _ = writeln!(
-            s,
-            "avoid: {}",
-            g.avoids
-                .iter()
-                .map(|a| a.0.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let _ = writeln!(s, "avoid: {}", g.avoids.iter().map(|a| a.0.as_str()).collect::<Vec<_>>().join(", "));
     }
     if !g.ends.is_empty() {
-        let _ = writeln!(
-            s,
-            "end conditions: {}",
-            g.ends
-                .iter()
-                .map(|e| e.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let _ =
+            writeln!(s, "end conditions: {}", g.ends.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", "));
     }
     let _ = writeln!(
         s,
         "when stuck: {}",
-        if g.stuck == crate::engine::game::StuckAction::Pass {
-            "pass"
-        } else {
-            "the game ends"
-        }
+        if g.stuck == crate::engine::game::StuckAction::Pass { "pass" } else { "the game ends" }
     );
     s
 }

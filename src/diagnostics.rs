@@ -21,11 +21,7 @@ impl Span {
     }
     /// A span from the start of `self` to the end of `other`.
     pub fn to(self, other: Span) -> Span {
-        Span {
-            file: self.file,
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
     }
 }
 
@@ -44,17 +40,11 @@ pub struct Sources {
 
 impl Sources {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> u16 {
-        self.files.push(SourceFile {
-            name: name.into(),
-            text: text.into(),
-        });
+        self.files.push(SourceFile { name: name.into(), text: text.into() });
         (self.files.len() - 1) as u16
     }
     pub fn text(&self, span: Span) -> &str {
-        self.files
-            .get(span.file as usize)
-            .and_then(|f| f.text.get(span.start..span.end))
-            .unwrap_or("")
+        self.files.get(span.file as usize).and_then(|f| f.text.get(span.start..span.end)).unwrap_or("")
     }
 }
 
@@ -128,19 +118,13 @@ impl Diagnostic {
         self
     }
     pub fn note(mut self, span: Span, text: impl Into<String>) -> Self {
-        self.notes.push(Note {
-            span,
-            text: text.into(),
-        });
+        self.notes.push(Note { span, text: text.into() });
         self
     }
 }
 
 /// "did you mean `x`?" for the closest of `candidates` to `name`, if any is close.
-pub fn did_you_mean<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<String> {
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let mut best: Option<(f64, &str)> = None;
     for c in candidates {
         let score = strsim::jaro_winkler(name, c);
@@ -169,10 +153,7 @@ impl std::error::Error for Rendered {}
 
 impl miette::Diagnostic for Rendered {
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.diag
-            .help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
@@ -187,10 +168,8 @@ impl miette::Diagnostic for Rendered {
         // rendered as related diagnostics' text by `render`.
         for n in &self.diag.notes {
             if n.span.file == self.file {
-                labels.push(LabeledSpan::new_with_span(
-                    Some(n.text.clone()),
-                    SourceSpan::from(n.span.start..n.span.end),
-                ));
+                labels
+                    .push(LabeledSpan::new_with_span(Some(n.text.clone()), SourceSpan::from(n.span.start..n.span.end)));
             }
         }
         Some(Box::new(labels.into_iter()))
@@ -201,14 +180,8 @@ impl miette::Diagnostic for Rendered {
 /// in snapshots and when output is not a terminal; with `color`, as miette's
 /// fancy terminal output.
 pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
-    let theme = if color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_width(100)
-        .with_links(false);
+    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100).with_links(false);
     let mut out = String::new();
     for d in diags {
         let file = d.span.map(|s| s.file).unwrap_or(0);
@@ -240,12 +213,7 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
-    let col = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count())
-        .unwrap_or(0)
-        + 1;
+    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
     (line, col)
 }
 

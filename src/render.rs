@@ -1,19 +1,73 @@
 //! Drawing a position as text: the rule file's `layout` rows as a grid of
 //! site names over counts, stores in brackets, and every site the layout
-//! leaves out (reserves, say) on a line below.
+//! leaves out (reserves, say) on a line below. Coloured counters are written
+//! as each colour's letter and count (`r2b1`), readable without colour; with
+//! `color`, letters are also painted in their colour where the player's name
+//! is a colour's.
 
 use crate::engine::game::{Game, SiteKind};
 use crate::engine::{Outcome, Position};
 
-pub fn board(g: &Game, pos: &Position) -> String {
+/// A site's counters as text: a number, or per colour `r2b1` (`0` if empty).
+pub fn counts_text(g: &Game, pos: &Position, s: u16, color: bool) -> String {
+    let k = g.colours;
+    if k == 1 {
+        return pos.counts[s as usize].to_string();
+    }
+    let mut t = String::new();
+    for c in 0..k {
+        let n = pos.counts[s as usize * k + c];
+        if n > 0 {
+            let piece = format!("{}{n}", g.colour_letters[c]);
+            match ansi(&g.players[c]).filter(|_| color) {
+                Some(code) => t.push_str(&format!("\x1b[{code}m{piece}\x1b[0m")),
+                None => t.push_str(&piece),
+            }
+        }
+    }
+    if t.is_empty() { "0".into() } else { t }
+}
+
+/// The terminal colour code for a colour's name, if it is one.
+fn ansi(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "red" => "31",
+        "green" => "32",
+        "yellow" => "33",
+        "blue" => "34",
+        "purple" | "magenta" => "35",
+        "cyan" => "36",
+        "white" => "1",
+        "black" => "90",
+        "orange" => "38;5;208",
+        _ => return None,
+    })
+}
+
+/// Width on screen, not counting colour codes.
+fn visible(s: &str) -> usize {
+    let mut n = 0;
+    let mut in_code = false;
+    for ch in s.chars() {
+        match ch {
+            '\x1b' => in_code = true,
+            'm' if in_code => in_code = false,
+            _ if in_code => {}
+            _ => n += 1,
+        }
+    }
+    n
+}
+
+fn pad(s: &str, width: usize) -> String {
+    format!("{}{s}", " ".repeat(width.saturating_sub(visible(s))))
+}
+
+pub fn board(g: &Game, pos: &Position, color: bool) -> String {
     let cell = |s: u16| {
         let site = &g.sites[s as usize];
-        let c = pos.counts[s as usize];
-        let count = if site.kind == SiteKind::Store {
-            format!("[{c}]")
-        } else {
-            c.to_string()
-        };
+        let c = counts_text(g, pos, s, color);
+        let count = if site.kind == SiteKind::Store { format!("[{c}]") } else { c };
         (site.name.clone(), count)
     };
     let mut out = String::new();
@@ -28,7 +82,7 @@ pub fn board(g: &Game, pos: &Position) -> String {
         .flatten()
         .map(|&s| {
             let (a, b) = cell(s);
-            a.len().max(b.len())
+            visible(&a).max(visible(&b))
         })
         .max()
         .unwrap_or(1)
@@ -44,8 +98,8 @@ pub fn board(g: &Game, pos: &Position) -> String {
                 }
                 None => (String::new(), String::new()),
             };
-            names.push_str(&format!("{a:>width$}"));
-            counts.push_str(&format!("{b:>width$}"));
+            names.push_str(&pad(&a, width));
+            counts.push_str(&pad(&b, width));
         }
         out.push_str(names.trim_end());
         out.push('\n');
@@ -81,19 +135,9 @@ fn default_rows(g: &Game) -> Vec<Vec<Option<u16>>> {
     rows
 }
 
-/// "south wins, 25 to 23", "a draw, 24 to 24", "p1 and p3 share the win ...".
+/// "south wins (south 25, north 23)", "a draw (...)", "red and blue share the win (...)".
 pub fn outcome(g: &Game, o: &Outcome) -> String {
-    let scores = o
-        .scores
-        .iter()
-        .map(|s| s.to_string())
-        .collect::<Vec<_>>()
-        .join(" to ");
-    let names: Vec<&str> = o
-        .winners
-        .iter()
-        .map(|&p| g.players[p as usize].as_str())
-        .collect();
+    let names: Vec<&str> = o.winners.iter().map(|&p| g.players[p as usize].as_str()).collect();
     let who = if o.winners.len() == g.players.len() && g.players.len() > 1 {
         "a draw".to_string()
     } else if names.len() == 1 {
@@ -101,14 +145,7 @@ pub fn outcome(g: &Game, o: &Outcome) -> String {
     } else {
         format!("{} share the win", join_and(&names))
     };
-    let board = g
-        .players
-        .iter()
-        .zip(&o.scores)
-        .map(|(p, s)| format!("{p} {s}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let _ = scores;
+    let board = g.players.iter().zip(&o.scores).map(|(p, s)| format!("{p} {s}")).collect::<Vec<_>>().join(", ");
     format!("game over: {who} ({board})")
 }
 

@@ -12,7 +12,7 @@ use serde_json::json;
 
 use crate::compile::{Config, compile_file};
 use crate::diagnostics::{Failure, did_you_mean};
-use crate::engine::game::{Game, Value};
+use crate::engine::game::{Game, Type, Value};
 use crate::engine::{Engine, Halt, Move, Position};
 use crate::record::Record;
 use crate::render;
@@ -42,10 +42,7 @@ pub struct Reply {
 
 impl Reply {
     fn text(text: impl Into<String>) -> Self {
-        Reply {
-            text: text.into(),
-            quit: false,
-        }
+        Reply { text: text.into(), quit: false }
     }
 }
 
@@ -57,11 +54,13 @@ pub struct Session {
     redo: Vec<Step>,
     rng: ChaCha8Rng,
     buf: Vec<Move>,
+    /// Paint coloured counters with terminal colours.
+    pub color: bool,
 }
 
 pub const COMMANDS: &[&str] = &[
-    "help", "moves", "board", "undo", "redo", "new", "set", "position", "json", "save", "load",
-    "history", "info", "random", "quit", "exit",
+    "help", "moves", "board", "undo", "redo", "new", "set", "position", "json", "save", "load", "history", "info",
+    "random", "quit", "exit",
 ];
 
 const HELP: &str = "\
@@ -84,28 +83,14 @@ Commands (a move is typed by its name, as `moves` lists them; `move NAME` works 
 
 impl Session {
     pub fn new(setup: Setup) -> Result<Session, Failure> {
-        let config = Config {
-            variants: setup.variants.clone(),
-            settings: setup.settings.clone(),
-        };
+        let config = Config { variants: setup.variants.clone(), settings: setup.settings.clone() };
         let game = Arc::new(compile_file(&setup.rules, &config)?);
         let engine = Engine::new(game.clone()).map_err(|h| Failure {
-            diagnostics: vec![crate::diagnostics::Diagnostic::global(format!(
-                "the setup failed: {}",
-                halt_text(&h)
-            ))],
+            diagnostics: vec![crate::diagnostics::Diagnostic::global(format!("the setup failed: {}", halt_text(&h)))],
             sources: game.sources.clone(),
         })?;
         let rng = ChaCha8Rng::seed_from_u64(setup.seed);
-        Ok(Session {
-            setup,
-            game,
-            engine,
-            history: vec![],
-            redo: vec![],
-            rng,
-            buf: vec![],
-        })
+        Ok(Session { setup, game, engine, history: vec![], redo: vec![], rng, buf: vec![], color: false })
     }
 
     /// Starts a session from a saved record, replaying its steps.
@@ -118,8 +103,7 @@ impl Session {
         };
         let mut s = Session::new(setup).map_err(|f| f.render(false))?;
         for (i, step) in rec.moves.iter().enumerate() {
-            s.replay_step(step)
-                .map_err(|e| format!("step {} `{step}` of the record does not fit: {e}", i + 1))?;
+            s.replay_step(step).map_err(|e| format!("step {} `{step}` of the record does not fit: {e}", i + 1))?;
         }
         Ok(s)
     }
@@ -134,15 +118,8 @@ impl Session {
 
     /// The text shown when the session starts.
     pub fn banner(&mut self) -> String {
-        let mut s = format!(
-            "{} ({})",
-            if self.game.name.is_empty() {
-                "mancala"
-            } else {
-                &self.game.name
-            },
-            self.setup.rules
-        );
+        let mut s =
+            format!("{} ({})", if self.game.name.is_empty() { "mancala" } else { &self.game.name }, self.setup.rules);
         if !self.game.variants_applied.is_empty() {
             let _ = write!(s, ", variant {}", self.game.variants_applied.join(" + "));
         }
@@ -150,12 +127,7 @@ impl Session {
             let _ = write!(
                 s,
                 ", {}",
-                self.setup
-                    .settings
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                self.setup.settings.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
             );
         }
         s.push_str("\nType a move, `moves` to list them, or `help`.\n");
@@ -177,11 +149,7 @@ impl Session {
                 self.buf = buf;
                 names
             }
-            Ok(_) => self
-                .engine
-                .move_summary()
-                .map(|s| s.into_iter().map(|(n, _)| n).collect())
-                .unwrap_or_default(),
+            Ok(_) => self.engine.move_summary().map(|s| s.into_iter().map(|(n, _)| n).collect()).unwrap_or_default(),
             Err(_) => vec![],
         }
     }
@@ -195,31 +163,25 @@ impl Session {
             Ok(n) if n <= 60 => format!("{}\n", self.legal_names().join(" ")),
             Ok(n) => match self.engine.move_summary() {
                 Err(h) => format!("rule error: {}\n", halt_text(&h)),
-                Ok(summary) => format!(
-                    "{n} legal moves\n{}",
-                    summary_text(&summary, &self.game.colour_letters)
-                ),
+                Ok(summary) => format!("{n} legal moves\n{}", summary_text(&summary, &self.game.colour_letters)),
             },
         }
     }
 
     /// The board and whose turn it is (or how the game ended).
     pub fn show(&mut self) -> String {
-        let mut s = render::board(&self.game, self.engine.position());
+        let mut s = render::board(&self.game, self.engine.position(), self.color);
         s.push_str(&self.status());
         s.push('\n');
         s
     }
 
     fn status(&mut self) -> String {
-        let mut buf = std::mem::take(&mut self.buf);
-        let r = self.engine.legal_moves(&mut buf);
-        let over = buf.is_empty();
-        self.buf = buf;
-        if let Err(h) = r {
-            return format!("rule error: {}", halt_text(&h));
-        }
-        if over {
+        let n = match self.engine.count_moves() {
+            Ok(n) => n,
+            Err(h) => return format!("rule error: {}", halt_text(&h)),
+        };
+        if n == 0 {
             return match self.engine.outcome() {
                 Ok(Some(o)) => render::outcome(&self.game, &o),
                 Ok(None) => "game over".into(),
@@ -230,6 +192,10 @@ impl Session {
         let mut s = format!("{} to move", self.game.players[t.to_move as usize]);
         if self.game.phases.len() > 1 {
             let _ = write!(s, " ({})", self.game.phases[t.phase as usize].name);
+            // A phase of a few moves is a decision to make: name them.
+            if n <= 6 {
+                let _ = write!(s, ": {}", self.legal_names().join(" | "));
+            }
         }
         s
     }
@@ -244,18 +210,11 @@ impl Session {
         match word {
             "" => Reply::text(""),
             "help" | "?" => Reply::text(format!("{HELP}\n")),
-            "quit" | "exit" => Reply {
-                text: String::new(),
-                quit: true,
-            },
+            "quit" | "exit" => Reply { text: String::new(), quit: true },
             "moves" => Reply::text(self.moves_text()),
             "board" => Reply::text(self.show()),
             "undo" | "redo" => match count_arg(rest) {
-                Ok(n) => Reply::text(if word == "undo" {
-                    self.undo(n)
-                } else {
-                    self.redo(n)
-                }),
+                Ok(n) => Reply::text(if word == "undo" { self.undo(n) } else { self.redo(n) }),
                 Err(e) => Reply::text(format!("{e}\n")),
             },
             "new" => {
@@ -283,9 +242,7 @@ impl Session {
                 Ok(n) => Reply::text(self.random(n)),
                 Err(e) => Reply::text(format!("{e}\n")),
             },
-            "move" if rest.is_empty() => {
-                Reply::text("`move` needs a move name, e.g. `move s3`; `moves` lists them\n")
-            }
+            "move" if rest.is_empty() => Reply::text("`move` needs a move name, e.g. `move s3`; `moves` lists them\n"),
             "move" => Reply::text(self.play(rest)),
             _ => Reply::text(self.play(line)),
         }
@@ -297,9 +254,7 @@ impl Session {
             Err(h) => return format!("rule error: {}\n", halt_text(&h)),
         };
         if let Some(mv) = found {
-            return self
-                .make(mv)
-                .unwrap_or_else(|e| format!("{e}\nthe game is unchanged\n"));
+            return self.make(mv).unwrap_or_else(|e| format!("{e}\nthe game is unchanged\n"));
         }
         // A move and the move that follows it on one line (a sowing and the
         // capture it earns, say): the longest first part that is a move.
@@ -334,9 +289,7 @@ impl Session {
     fn make(&mut self, mv: Move) -> Result<String, String> {
         let name = self.engine.move_name(mv);
         let mover = self.engine.to_move();
-        self.engine
-            .apply(mv)
-            .map_err(|h| format!("rule error: {}", halt_text(&h)))?;
+        self.engine.apply(mv).map_err(|h| format!("rule error: {}", halt_text(&h)))?;
         self.history.push(Step::Move(mv, name.clone()));
         self.redo.clear();
         let who = self.game.players[mover as usize].clone();
@@ -353,24 +306,21 @@ impl Session {
             return format!("`{name}`: the game is over; `undo`, `new` or `quit`\n");
         }
         let first = name.split_whitespace().next().unwrap_or(name);
-        let known_move =
-            self.game.moves.iter().any(|d| d.name == name) || self.could_be_move(first);
+        let known_move = self.game.moves.iter().any(|d| d.name == name) || self.could_be_move(first);
         let mut msg = if known_move {
             format!("`{name}` is not a legal move now")
         } else {
             format!("unknown command or move `{name}`")
         };
         let names: Vec<&str> = summary.iter().map(|(n, _)| n.as_str()).collect();
-        if let Some(h) = did_you_mean(name, names.iter().copied().chain(COMMANDS.iter().copied()))
-            .filter(|_| !known_move)
+        if let Some(h) =
+            did_you_mean(name, names.iter().copied().chain(COMMANDS.iter().copied())).filter(|_| !known_move)
         {
             let _ = write!(msg, "; {h}");
         }
-        let _ = write!(
-            msg,
-            "\nlegal moves: {}(type `help` for commands)\n",
-            summary_text(&summary, &self.game.colour_letters)
-        );
+        let listing = summary_text(&summary, &self.game.colour_letters);
+        let sep = if listing.starts_with("  ") { "\n" } else { " " };
+        let _ = write!(msg, "\nlegal moves:{sep}{listing}(type `help` for commands)\n");
         msg
     }
 
@@ -463,62 +413,46 @@ impl Session {
                     })?;
                 }
                 "phase" => {
-                    let i = g
-                        .phases
-                        .iter()
-                        .position(|p| p.name == value)
-                        .ok_or_else(|| {
-                            format!(
-                                "no phase `{value}`; phases: {}",
-                                g.phases
-                                    .iter()
-                                    .map(|p| p.name.as_str())
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            )
-                        })?;
+                    let i = g.phases.iter().position(|p| p.name == value).ok_or_else(|| {
+                        format!(
+                            "no phase `{value}`; phases: {}",
+                            g.phases.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+                        )
+                    })?;
                     pos.turn.phase = i as u8;
                 }
+                _ if g.state.iter().any(|(n, _)| n == name) => {
+                    let v = g.state.iter().position(|(n, _)| n == name).unwrap_or(0);
+                    pos.vars[v] = state_value(g, g.state[v].1, value)?;
+                }
                 _ => {
-                    let values: Vec<i32> = value
-                        .split(',')
-                        .map(|v| {
-                            v.parse::<i32>()
-                                .ok()
-                                .filter(|c| (0..=1_000_000).contains(c))
-                                .ok_or_else(|| format!("`{v}` is not a count (0 to 1000000)"))
-                        })
-                        .collect::<Result<_, _>>()?;
-                    if let Some(s) = g.site_by_name(name) {
-                        if values.len() != 1 {
-                            return Err(format!("`{name}` is one site: give one count"));
-                        }
-                        pos.counts[s as usize] = values[0];
-                    } else {
-                        let members: Vec<usize> = (0..g.sites.len())
+                    let k = g.colours;
+                    let values: Vec<Vec<i32>> =
+                        value.split(',').map(|v| parse_counts(g, v)).collect::<Result<_, _>>()?;
+                    let members: Vec<usize> = match g.site_by_name(name) {
+                        Some(s) => vec![s as usize],
+                        None => (0..g.sites.len())
                             .filter(|&i| g.sites[i].family.as_ref().is_some_and(|f| f.0 == name))
-                            .collect();
-                        if members.is_empty() {
-                            let names = g
-                                .sites
-                                .iter()
-                                .map(|s| s.name.as_str())
-                                .chain(["turn", "phase", "clear"]);
-                            return Err(format!(
-                                "no site or family `{name}`{}",
-                                suggest(name, names)
-                            ));
-                        }
-                        if values.len() != members.len() {
-                            return Err(format!(
-                                "`{name}` has {} sites, but {} counts were given",
-                                members.len(),
-                                values.len()
-                            ));
-                        }
-                        for (i, v) in members.iter().zip(values) {
-                            pos.counts[*i] = v;
-                        }
+                            .collect(),
+                    };
+                    if members.is_empty() {
+                        let names = g
+                            .sites
+                            .iter()
+                            .map(|s| s.name.as_str())
+                            .chain(g.state.iter().map(|s| s.0.as_str()))
+                            .chain(["turn", "phase", "clear"]);
+                        return Err(format!("no site or family `{name}`{}", suggest(name, names)));
+                    }
+                    if values.len() != members.len() {
+                        return Err(if members.len() == 1 {
+                            format!("`{name}` is one site: give one count")
+                        } else {
+                            format!("`{name}` has {} sites, but {} counts were given", members.len(), values.len())
+                        });
+                    }
+                    for (i, v) in members.iter().zip(values) {
+                        pos.counts[i * k..(i + 1) * k].copy_from_slice(&v);
                     }
                 }
             }
@@ -539,28 +473,25 @@ impl Session {
     pub fn position_text(&self) -> String {
         let g = &self.game;
         let pos = self.engine.position();
+        let text = |s: usize| render::counts_text(g, pos, s as u16, false);
         let mut parts: Vec<String> = Vec::new();
-        let mut i = 0;
-        while i < g.sites.len() {
+        for i in 0..g.sites.len() {
             match &g.sites[i].family {
                 Some((fam, _)) => {
                     let members: Vec<usize> = (0..g.sites.len())
                         .filter(|&j| g.sites[j].family.as_ref().is_some_and(|f| &f.0 == fam))
                         .collect();
                     if members[0] == i {
-                        parts.push(format!(
-                            "{fam}={}",
-                            members
-                                .iter()
-                                .map(|&j| pos.counts[j].to_string())
-                                .collect::<Vec<_>>()
-                                .join(",")
-                        ));
+                        parts.push(format!("{fam}={}", members.iter().map(|&j| text(j)).collect::<Vec<_>>().join(",")));
                     }
                 }
-                None => parts.push(format!("{}={}", g.sites[i].name, pos.counts[i])),
+                None => parts.push(format!("{}={}", g.sites[i].name, text(i))),
             }
-            i += 1;
+        }
+        for (v, (name, _)) in g.state.iter().enumerate() {
+            if let Some(t) = value_name(g, pos.vars[v]) {
+                parts.push(format!("{name}={t}"));
+            }
         }
         parts.push(format!("turn={}", g.players[pos.turn.to_move as usize]));
         if g.phases.len() > 1 {
@@ -580,12 +511,19 @@ impl Session {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                json!({
+                let mut site = json!({
                     "name": s.name,
                     "kind": s.kind.word(),
                     "owner": s.owner.map(|o| g.players[o as usize].clone()),
-                    "count": pos.counts[i],
-                })
+                    "count": self.engine.site_count(i as u16),
+                });
+                if g.colours > 1 {
+                    let colours: serde_json::Map<String, serde_json::Value> = (0..g.colours)
+                        .map(|c| (g.players[c].clone(), json!(self.engine.colour_count(i as u16, c as u8))))
+                        .collect();
+                    site["colours"] = serde_json::Value::Object(colours);
+                }
+                site
             })
             .collect();
         let options: serde_json::Map<String, serde_json::Value> = g
@@ -654,11 +592,7 @@ impl Session {
             return "`save` needs a file name\n".into();
         }
         match std::fs::write(path, self.record().to_json() + "\n") {
-            Ok(()) => format!(
-                "saved {} step{} to {path}\n",
-                self.history.len(),
-                plural(self.history.len())
-            ),
+            Ok(()) => format!("saved {} step{} to {path}\n", self.history.len(), plural(self.history.len())),
             Err(e) => format!("cannot save to {path}: {e}\n"),
         }
     }
@@ -674,7 +608,9 @@ impl Session {
         let loaded = Record::from_json(&text).and_then(|r| Session::from_record(&r));
         match loaded {
             Ok(s) => {
+                let color = self.color;
                 *self = s;
+                self.color = color;
                 format!("loaded {path}\n{}", self.show())
             }
             Err(e) => format!("{e}\nthe game is unchanged\n"),
@@ -702,44 +638,28 @@ impl Session {
 
     fn info(&self) -> String {
         let g = &self.game;
-        let mut s = format!(
-            "{} from {}\nplayers: {}\n",
-            g.name,
-            self.setup.rules,
-            g.players.join(", ")
-        );
+        let mut s = format!("{} from {}\nplayers: {}\n", g.name, self.setup.rules, g.players.join(", "));
         if !g.options.is_empty() {
             s.push_str("options:\n");
             for o in &g.options {
-                let range = o
-                    .range
-                    .map(|(a, b)| format!(" in {a}..{b}"))
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    s,
-                    "  {} = {}{range}  {}",
-                    o.name,
-                    crate::engine::game::value_text(o.value),
-                    o.doc
-                );
+                let range = o.range.map(|(a, b)| format!(" in {a}..{b}")).unwrap_or_default();
+                let _ = writeln!(s, "  {} = {}{range}  {}", o.name, crate::engine::game::value_text(o.value), o.doc);
             }
         }
         if !g.variants.is_empty() {
             s.push_str("variants:\n");
             for v in &g.variants {
-                let on = if g.variants_applied.contains(&v.name) {
-                    " (in play)"
-                } else {
-                    ""
-                };
+                let on = if g.variants_applied.contains(&v.name) { " (in play)" } else { "" };
                 let _ = writeln!(s, "  {}{on}  {}", v.name, v.doc);
             }
         }
         s
     }
 
+    /// Plays up to `n` random moves: a line for each, then the board.
     fn random(&mut self, n: usize) -> String {
         let mut out = String::new();
+        let mut played = 0;
         for _ in 0..n {
             let pick = match self.engine.sample_move(&mut self.rng) {
                 Ok(p) => p,
@@ -749,17 +669,21 @@ impl Session {
                 }
             };
             let Some(mv) = pick else { break };
-            match self.make(mv) {
-                Ok(text) => out.push_str(&text),
-                Err(e) => {
-                    let _ = writeln!(out, "{e}");
-                    break;
-                }
+            let name = self.engine.move_name(mv);
+            let mover = self.engine.to_move();
+            if let Err(h) = self.engine.apply(mv) {
+                let _ = writeln!(out, "rule error: {}", halt_text(&h));
+                break;
             }
+            self.history.push(Step::Move(mv, name.clone()));
+            self.redo.clear();
+            played += 1;
+            let _ = writeln!(out, "{} plays {name}", self.game.players[mover as usize]);
         }
-        if out.is_empty() {
-            out = "no legal moves: the game is over\n".into();
+        if played == 0 && out.is_empty() {
+            return "no legal moves: the game is over\n".into();
         }
+        out.push_str(&self.show());
         out
     }
 }
@@ -779,9 +703,7 @@ fn plural(n: usize) -> &'static str {
 }
 
 fn suggest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> String {
-    did_you_mean(name, names)
-        .map(|h| format!(" ({h})"))
-        .unwrap_or_default()
+    did_you_mean(name, names).map(|h| format!(" ({h})")).unwrap_or_default()
 }
 
 pub fn halt_text(h: &Halt) -> String {
@@ -795,15 +717,12 @@ pub fn halt_text(h: &Halt) -> String {
 /// colours, the name followed by how many there are.
 fn summary_text(summary: &[(String, u128)], letters: &[char]) -> String {
     let simple = summary.iter().all(|(_, n)| *n == 1);
-    if simple && summary.len() <= 60 {
-        return format!(
-            "{}\n",
-            summary
-                .iter()
-                .map(|(n, _)| n.as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
+    if simple && summary.len() <= 20 {
+        return format!("{}\n", summary.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(" "));
+    }
+    if simple {
+        let first: Vec<&str> = summary.iter().take(12).map(|(n, _)| n.as_str()).collect();
+        return format!("{} ... ({} in all; `moves` lists them)\n", first.join(" "), summary.len());
     }
     let mut s = String::new();
     for (name, n) in summary.iter().take(40) {
@@ -821,4 +740,59 @@ fn summary_text(summary: &[(String, u128)], letters: &[char]) -> String {
         let _ = writeln!(s, "  ... and {} more", summary.len() - 40);
     }
     s
+}
+
+/// A site's counts from text: a number, or for coloured counters a letter
+/// and count per colour (`r2b1`), or `0`.
+fn parse_counts(g: &Game, v: &str) -> Result<Vec<i32>, String> {
+    let bad = || format!("`{v}` is not a count (0 to 1000000)");
+    let k = g.colours;
+    if k == 1 {
+        return v.parse::<i32>().ok().filter(|c| (0..=1_000_000).contains(c)).map(|c| vec![c]).ok_or_else(bad);
+    }
+    let mut out = vec![0; k];
+    if v == "0" {
+        return Ok(out);
+    }
+    let letters: String = g.colour_letters.iter().collect();
+    let form = || {
+        format!(
+            "`{v}` is not counts of colours: write a letter and a count per colour, e.g. `{}2{}1`, or `0` (letters: {letters})",
+            g.colour_letters[0], g.colour_letters[1]
+        )
+    };
+    let mut chars = v.chars().peekable();
+    while let Some(ch) = chars.next() {
+        let c = g.colour_letters.iter().position(|&l| l == ch).ok_or_else(form)?;
+        let mut digits = String::new();
+        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            digits.push(*d);
+            chars.next();
+        }
+        out[c] = digits.parse::<i32>().ok().filter(|c| (0..=1_000_000).contains(c)).ok_or_else(form)?;
+    }
+    Ok(out)
+}
+
+/// A state variable's value from text.
+fn state_value(g: &Game, ty: Type, v: &str) -> Result<Value, String> {
+    let r = match ty {
+        Type::Site => g.site_by_name(v).map(Value::Site),
+        Type::Player => g.player_by_name(v).map(Value::Player),
+        Type::Int => v.parse().ok().map(Value::Int),
+        Type::Bool => v.parse().ok().map(Value::Bool),
+        _ => None,
+    };
+    r.ok_or_else(|| format!("`{v}` is not {}", ty.word()))
+}
+
+/// A value as the text `set` reads back; `None` for no value.
+fn value_name(g: &Game, v: Value) -> Option<String> {
+    match v {
+        Value::Site(s) => Some(g.sites[s as usize].name.clone()),
+        Value::Player(p) => Some(g.players[p as usize].clone()),
+        Value::Int(i) => Some(i.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
 }

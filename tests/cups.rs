@@ -23,14 +23,8 @@ fn cups_outside_three_to_ten_are_refused() {
             settings: vec![("cups".into(), bad.into())],
             ..Default::default()
         };
-        let err = mancala::session::Session::new(setup)
-            .err()
-            .expect("refused");
-        assert!(
-            err.render(false).contains("--set cups="),
-            "{}",
-            err.render(false)
-        );
+        let err = mancala::session::Session::new(setup).err().expect("refused");
+        assert!(err.render(false).contains("--set cups="), "{}", err.render(false));
     }
 }
 
@@ -39,10 +33,7 @@ fn a_reserve_move_sows_cups_one_to_k() {
     let mut s = session(C, &[], &[]);
     assert_eq!(s.legal_names(), vec!["r1", "r2", "r3", "r4"]);
     play(&mut s, "r3");
-    assert_eq!(
-        counts(&s, &["s1", "s2", "s3", "s4", "s-reserve"]),
-        vec![1, 1, 1, 0, 37]
-    );
+    assert_eq!(counts(&s, &["s1", "s2", "s3", "s4", "s-reserve"]), vec![1, 1, 1, 0, 37]);
 }
 
 #[test]

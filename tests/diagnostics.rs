@@ -39,11 +39,7 @@ fn bad_rule_files() {
             Ok(_) => panic!("{rel} should have errors but checks clean"),
             Err(f) => f,
         };
-        let rendered = format!(
-            "{} error(s)\n{}",
-            failure.diagnostics.len(),
-            failure.render(false)
-        );
+        let rendered = format!("{} error(s)\n{}", failure.diagnostics.len(), failure.render(false));
         insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false, omit_expression => true }, {
             insta::assert_snapshot!(rendered);
         });

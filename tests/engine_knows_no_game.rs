@@ -33,8 +33,5 @@ fn src_names_no_shipped_game() {
             }
         }
     }
-    assert!(
-        files > 5,
-        "expected to read the sources, read {files} files"
-    );
+    assert!(files > 5, "expected to read the sources, read {files} files");
 }

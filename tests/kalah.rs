@@ -8,9 +8,7 @@ const K: &str = "rules/kalah.mancala";
 #[test]
 fn start_position_has_four_stones_in_each_of_twelve_pits() {
     let s = session(K, &[], &[]);
-    let pits: Vec<String> = (1..=6)
-        .flat_map(|i| [format!("s{i}"), format!("n{i}")])
-        .collect();
+    let pits: Vec<String> = (1..=6).flat_map(|i| [format!("s{i}"), format!("n{i}")]).collect();
     for p in &pits {
         assert_eq!(count(&s, p), 4, "{p}");
     }
@@ -30,10 +28,7 @@ fn options_change_the_board() {
 fn sowing_is_anticlockwise_one_per_pit() {
     let mut s = session(K, &[], &[]);
     play(&mut s, "s1");
-    assert_eq!(
-        counts(&s, &["s1", "s2", "s3", "s4", "s5", "s6", "S"]),
-        vec![0, 5, 5, 5, 5, 4, 0]
-    );
+    assert_eq!(counts(&s, &["s1", "s2", "s3", "s4", "s5", "s6", "S"]), vec![0, 5, 5, 5, 5, 4, 0]);
     assert_eq!(to_move(&s), "north");
 }
 
@@ -51,10 +46,7 @@ fn the_opponents_bank_is_skipped() {
     set(&mut s, "clear s6=9 n3=1 turn=south");
     play(&mut s, "s6");
     assert_eq!(count(&s, "N"), 0);
-    assert_eq!(
-        counts(&s, &["n1", "n2", "n3", "n4", "n6", "s1"]),
-        vec![1, 1, 2, 1, 1, 1]
-    );
+    assert_eq!(counts(&s, &["n1", "n2", "n3", "n4", "n6", "s1"]), vec![1, 1, 2, 1, 1, 1]);
     // The ninth stone fell in empty s2 and captured n5's one stone.
     assert_eq!(counts(&s, &["s2", "n5", "S"]), vec![1, 0, 2]);
 }
@@ -90,11 +82,7 @@ fn standard_capture_banks_the_capturing_stone_too() {
 
 #[test]
 fn an_empty_opposite_pit_captures_nothing_except_in_empty_capture() {
-    for (variant, expect) in [
-        (None, vec![1, 0]),
-        (Some("standard"), vec![1, 0]),
-        (Some("empty-capture"), vec![0, 1]),
-    ] {
+    for (variant, expect) in [(None, vec![1, 0]), (Some("standard"), vec![1, 0]), (Some("empty-capture"), vec![0, 1])] {
         let mut s = session(K, variant.as_slice(), &[]);
         set(&mut s, "clear s1=1 s4=1 n1=1 turn=south");
         play(&mut s, "s1");

@@ -17,8 +17,8 @@ score p: count(store(p))
 
 fn engine(extra: &str) -> Engine {
     let text = format!("{BOARD}{extra}");
-    let game = compile_source("test.mancala", &text, &Config::default())
-        .unwrap_or_else(|f| panic!("{}", f.render(false)));
+    let game =
+        compile_source("test.mancala", &text, &Config::default()).unwrap_or_else(|f| panic!("{}", f.render(false)));
     Engine::new(Arc::new(game)).unwrap()
 }
 
@@ -57,16 +57,8 @@ fn can_move_keeps_the_callers_variables() {
         "setup { put 1 in every pit }\nmove sow \"{h}\" { choose h in every pit of mover where count(h) > 0  sow h along round }\n\
          end odd when any(p in players: can-move(p) and p == b) != any(p in players: p == b and can-move(p))\n",
     );
-    e.apply(Move {
-        def: 0,
-        args: [0, 0, 0, 0],
-        order: 0,
-    })
-    .unwrap();
-    assert!(
-        !e.position().turn.ended,
-        "the two sides of the condition differed"
-    );
+    e.apply(Move { def: 0, args: [0, 0, 0, 0], order: 0 }).unwrap();
+    assert!(!e.position().turn.ended, "the two sides of the condition differed");
 }
 
 #[test]
@@ -86,21 +78,12 @@ fn a_run_of_a_single_site_is_refused() {
 fn declarations_named_twice_in_a_derived_file_are_reported() {
     let dir = std::env::temp_dir().join(format!("mancala-language-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("base.mancala"),
-        format!("{BOARD}move m {{ again }}\n"),
-    )
-    .unwrap();
+    std::fs::write(dir.join("base.mancala"), format!("{BOARD}move m {{ again }}\n")).unwrap();
     let derived = "extends \"base.mancala\"\nrule r after m { again }\nrule r after m { }\n";
     let path = dir.join("derived.mancala");
     std::fs::write(&path, derived).unwrap();
-    let err = mancala::compile::compile_file(path.to_str().unwrap(), &Config::default())
-        .expect_err("a duplicate");
-    assert!(
-        err.render(false).contains("rule `r` is declared twice"),
-        "{}",
-        err.render(false)
-    );
+    let err = mancala::compile::compile_file(path.to_str().unwrap(), &Config::default()).expect_err("a duplicate");
+    assert!(err.render(false).contains("rule `r` is declared twice"), "{}", err.render(false));
 }
 
 #[test]
@@ -108,27 +91,16 @@ fn extends_replaces_the_base_declaration_of_the_same_name() {
     let dir = std::env::temp_dir().join(format!("mancala-language-x-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("base.mancala"), format!("{BOARD}option k = 1 in 1..3\nsetup {{ put k in every pit }}\nmove m \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  sow h along round }}\n")).unwrap();
-    std::fs::write(
-        dir.join("derived.mancala"),
-        "extends \"base.mancala\"\noption k = 3 in 1..3\n",
-    )
-    .unwrap();
-    let game = mancala::compile::compile_file(
-        dir.join("derived.mancala").to_str().unwrap(),
-        &Config::default(),
-    )
-    .unwrap();
+    std::fs::write(dir.join("derived.mancala"), "extends \"base.mancala\"\noption k = 3 in 1..3\n").unwrap();
+    let game =
+        mancala::compile::compile_file(dir.join("derived.mancala").to_str().unwrap(), &Config::default()).unwrap();
     let e = Engine::new(Arc::new(game)).unwrap();
     assert_eq!(e.total_counters(), 12);
 }
 
 #[test]
 fn an_unnamed_game_takes_its_file_name() {
-    let game = compile_source(
-        "rules/my-game.mancala",
-        &format!("{BOARD}move m {{ again }}\n"),
-        &Config::default(),
-    )
-    .unwrap();
+    let game =
+        compile_source("rules/my-game.mancala", &format!("{BOARD}move m {{ again }}\n"), &Config::default()).unwrap();
     assert_eq!(game.name, "my-game");
 }

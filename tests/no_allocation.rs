@@ -66,16 +66,10 @@ fn churn(
 
 #[test]
 fn legal_moves_apply_and_undo_allocate_nothing_once_warm() {
-    let cases: [(&str, &[&str]); 3] = [
-        ("rules/kalah.mancala", &[]),
-        ("rules/kalah.mancala", &["standard"]),
-        ("rules/cups.mancala", &[]),
-    ];
+    let cases: [(&str, &[&str]); 3] =
+        [("rules/kalah.mancala", &[]), ("rules/kalah.mancala", &["standard"]), ("rules/cups.mancala", &[])];
     for (rules, variants) in cases {
-        let cfg = Config {
-            variants: variants.iter().map(|v| v.to_string()).collect(),
-            settings: vec![],
-        };
+        let cfg = Config { variants: variants.iter().map(|v| v.to_string()).collect(), settings: vec![] };
         let game = Arc::new(compile_file(rules, &cfg).unwrap());
         let mut e = Engine::new(game).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -90,9 +84,6 @@ fn legal_moves_apply_and_undo_allocate_nothing_once_warm() {
         COUNTING.store(false, Ordering::Relaxed);
         let n = ALLOCATIONS.load(Ordering::Relaxed);
         assert!(made > 1000, "{rules}: only {made} moves made");
-        assert_eq!(
-            n, 0,
-            "{rules} {variants:?}: {n} allocations in {made} plies of legal moves, apply and undo"
-        );
+        assert_eq!(n, 0, "{rules} {variants:?}: {n} allocations in {made} plies of legal moves, apply and undo");
     }
 }

@@ -53,57 +53,16 @@ fn records_that_do_not_fit_are_refused_and_the_game_is_kept() {
         moves: vec!["s3".into(), "s1".into()],
     };
     let cases: Vec<(Record, &str)> = vec![
-        (
-            Record {
-                moves: vec!["s3".into(), "n9".into()],
-                ..good.clone()
-            },
-            "step 2 `n9`",
-        ),
-        (
-            Record {
-                moves: vec!["s3".into(), "n1".into()],
-                ..good.clone()
-            },
-            "not a legal move here",
-        ),
-        (
-            Record {
-                variants: vec!["standart".into()],
-                ..good.clone()
-            },
-            "did you mean `standard`?",
-        ),
-        (
-            Record {
-                settings: vec![("pits".into(), "12".into())],
-                ..good.clone()
-            },
-            "must be in 1..8",
-        ),
-        (
-            Record {
-                rules: "rules/nope.mancala".into(),
-                ..good.clone()
-            },
-            "cannot read rule file",
-        ),
-        (
-            Record {
-                moves: vec!["set s1=x".into()],
-                ..good.clone()
-            },
-            "not a count",
-        ),
+        (Record { moves: vec!["s3".into(), "n9".into()], ..good.clone() }, "step 2 `n9`"),
+        (Record { moves: vec!["s3".into(), "n1".into()], ..good.clone() }, "not a legal move here"),
+        (Record { variants: vec!["standart".into()], ..good.clone() }, "did you mean `standard`?"),
+        (Record { settings: vec![("pits".into(), "12".into())], ..good.clone() }, "must be in 1..8"),
+        (Record { rules: "rules/nope.mancala".into(), ..good.clone() }, "cannot read rule file"),
+        (Record { moves: vec!["set s1=x".into()], ..good.clone() }, "not a count"),
     ];
     for (rec, expect) in cases {
-        let err = Session::from_record(&rec)
-            .err()
-            .unwrap_or_else(|| panic!("{rec:?} was accepted"));
-        assert!(
-            err.contains(expect),
-            "{rec:?}: expected {expect:?} in:\n{err}"
-        );
+        let err = Session::from_record(&rec).err().unwrap_or_else(|| panic!("{rec:?} was accepted"));
+        assert!(err.contains(expect), "{rec:?}: expected {expect:?} in:\n{err}");
 
         let path = temp("bad.json");
         std::fs::write(&path, rec.to_json()).unwrap();
@@ -114,13 +73,7 @@ fn records_that_do_not_fit_are_refused_and_the_game_is_kept() {
         assert!(reply.contains("the game is unchanged"), "{reply}");
         assert_eq!(s.engine().position(), &before);
     }
-    for text in [
-        "",
-        "{",
-        "[]",
-        "{\"rules\": 3}",
-        "{\"rules\": \"rules/kalah.mancala\", \"moves\": [], \"extra\": 1}",
-    ] {
+    for text in ["", "{", "[]", "{\"rules\": 3}", "{\"rules\": \"rules/kalah.mancala\", \"moves\": [], \"extra\": 1}"] {
         assert!(Record::from_json(text).is_err(), "{text:?} was accepted");
     }
 }

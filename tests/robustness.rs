@@ -132,10 +132,7 @@ fn mutated_rule_files_never_panic_or_hang() {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "mancala") {
-                inputs.push((
-                    path.to_string_lossy().into_owned(),
-                    std::fs::read_to_string(&path).unwrap(),
-                ));
+                inputs.push((path.to_string_lossy().into_owned(), std::fs::read_to_string(&path).unwrap()));
             }
         }
     }
@@ -147,11 +144,7 @@ fn mutated_rule_files_never_panic_or_hang() {
         let mutated = mutate(text, &mut rng);
         let t = Instant::now();
         let result = compile_source(name, &mutated, &Config::default());
-        assert!(
-            t.elapsed().as_secs() < 5,
-            "checking took {:?} on:\n{mutated}",
-            t.elapsed()
-        );
+        assert!(t.elapsed().as_secs() < 5, "checking took {:?} on:\n{mutated}", t.elapsed());
         match result {
             Ok(game) => {
                 compiled += 1;
@@ -177,25 +170,14 @@ fn mutated_rule_files_never_panic_or_hang() {
     }
     // Some mutations leave a valid file (a changed number, say).
     assert!(compiled > 0, "no mutation compiled");
-    eprintln!(
-        "1500 mutations, {compiled} compiled, in {:?}",
-        start.elapsed()
-    );
+    eprintln!("1500 mutations, {compiled} compiled, in {:?}", start.elapsed());
 }
 
 #[test]
 fn pathological_nesting_is_refused_quickly() {
     for text in [
-        format!(
-            "players a\nscore p: {}1{}\n",
-            "s[".repeat(500),
-            "]".repeat(500)
-        ),
-        format!(
-            "players a\nscore p: {}1{}\n",
-            "(".repeat(100_000),
-            ")".repeat(100_000)
-        ),
+        format!("players a\nscore p: {}1{}\n", "s[".repeat(500), "]".repeat(500)),
+        format!("players a\nscore p: {}1{}\n", "(".repeat(100_000), ")".repeat(100_000)),
         format!("players a\nscore p: {}\n", vec!["1"; 50_000].join(" + ")),
         format!("players a\nscore p: {}1\n", "not ".repeat(10_000)),
         "x".repeat(2_000_000),
@@ -238,17 +220,12 @@ fn hostile_rules_stop_with_an_error() {
             Some(m) => e.apply(*m),
             None => Ok(()),
         });
-        assert!(
-            matches!(r, Err(mancala::engine::Halt::Error(_))),
-            "{body}: {r:?}"
-        );
+        assert!(matches!(r, Err(mancala::engine::Halt::Error(_))), "{body}: {r:?}");
         assert!(t.elapsed().as_secs() < 2);
     }
     // A setup that would make too many counters.
-    let text = hostile("move m { again }").replace(
-        "put 2 in every pit",
-        "for i in 1..90000 { put 100000 in every pit }",
-    );
+    let text =
+        hostile("move m { again }").replace("put 2 in every pit", "for i in 1..90000 { put 100000 in every pit }");
     let game = compile_source("hostile.mancala", &text, &Config::default()).unwrap();
     assert!(mancala::engine::Engine::new(std::sync::Arc::new(game)).is_err());
 }
@@ -301,38 +278,22 @@ fn nonsense_commands_leave_the_game_as_it_was() {
     // No `save` among the words: it writes files, and these lines would name
     // them. The folder is checked below to hold the same files afterwards.
     let listing = || {
-        let mut v: Vec<_> = std::fs::read_dir(".")
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
+        let mut v: Vec<_> = std::fs::read_dir(".").unwrap().map(|e| e.unwrap().file_name()).collect();
         v.sort();
         v
     };
     let files_before = listing();
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     for rules in ["rules/kalah.mancala", "rules/cups.mancala"] {
-        let mut s = Session::new(Setup {
-            rules: rules.into(),
-            ..Default::default()
-        })
-        .unwrap();
+        let mut s = Session::new(Setup { rules: rules.into(), ..Default::default() }).unwrap();
         for _ in 0..1500 {
-            let line: String = (0..rng.gen_range(1..3))
-                .map(|_| *words.choose(&mut rng).unwrap())
-                .collect::<Vec<_>>()
-                .join(" ");
+            let line: String =
+                (0..rng.gen_range(1..3)).map(|_| *words.choose(&mut rng).unwrap()).collect::<Vec<_>>().join(" ");
             let before = s.engine().position().clone();
             let reply = s.command(&line);
-            let refused = [
-                "unchanged",
-                "unknown",
-                "not a",
-                "needs",
-                "nothing to",
-                "cannot",
-            ]
-            .iter()
-            .any(|w| reply.text.contains(w));
+            let refused = ["unchanged", "unknown", "not a", "needs", "nothing to", "cannot"]
+                .iter()
+                .any(|w| reply.text.contains(w));
             if refused {
                 assert_eq!(
                     s.engine().position(),
@@ -343,9 +304,5 @@ fn nonsense_commands_leave_the_game_as_it_was() {
             }
         }
     }
-    assert_eq!(
-        listing(),
-        files_before,
-        "the REPL commands wrote files into the working folder"
-    );
+    assert_eq!(listing(), files_before, "the REPL commands wrote files into the working folder");
 }

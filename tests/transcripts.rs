@@ -11,23 +11,11 @@ use mancala::session::{Session, Setup};
 /// Reads the `# play FILE [--variant V] [--set K=V] [--seed N]` header.
 fn setup_from_header(header: &str) -> Setup {
     let words: Vec<&str> = header.trim_start_matches('#').split_whitespace().collect();
-    assert_eq!(
-        words.first(),
-        Some(&"play"),
-        "a transcript starts with `# play RULES ...`, found {header:?}"
-    );
-    let mut setup = Setup {
-        rules: words
-            .get(1)
-            .expect("a rule file after `# play`")
-            .to_string(),
-        ..Setup::default()
-    };
+    assert_eq!(words.first(), Some(&"play"), "a transcript starts with `# play RULES ...`, found {header:?}");
+    let mut setup = Setup { rules: words.get(1).expect("a rule file after `# play`").to_string(), ..Setup::default() };
     let mut i = 2;
     while i < words.len() {
-        let value = words
-            .get(i + 1)
-            .unwrap_or_else(|| panic!("{} needs a value", words[i]));
+        let value = words.get(i + 1).unwrap_or_else(|| panic!("{} needs a value", words[i]));
         match words[i] {
             "--variant" => setup.variants.push(value.to_string()),
             "--set" => {

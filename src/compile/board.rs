@@ -39,19 +39,15 @@ impl Compiler {
                 Some(Value::Int(k)) if k >= 1 && (k as usize) <= decl.names.len() => k as usize,
                 Some(Value::Int(k)) => {
                     self.error(
-                        Diagnostic::error(
-                            n.span,
-                            format!("{k} players, but {} names are given", decl.names.len()),
-                        )
-                        .label(format!("must be 1 to {}", decl.names.len()))
-                        .help("name as many players as the most that may play"),
+                        Diagnostic::error(n.span, format!("{k} players, but {} names are given", decl.names.len()))
+                            .label(format!("must be 1 to {}", decl.names.len()))
+                            .help("name as many players as the most that may play"),
                     );
                     return;
                 }
                 Some(_) => {
                     self.error(
-                        Diagnostic::error(n.span, "the number of players must be a number")
-                            .label("not a number"),
+                        Diagnostic::error(n.span, "the number of players must be a number").label("not a number"),
                     );
                     return;
                 }
@@ -82,21 +78,13 @@ impl Compiler {
             }
         }
         if self.game.players.len() > 64 {
-            self.error(
-                Diagnostic::error(decl.span, "at most 64 players").label("too many players"),
-            );
+            self.error(Diagnostic::error(decl.span, "at most 64 players").label("too many players"));
         }
     }
 
     fn add_player(&mut self, at: &Ident, name: String) {
         let id = self.game.players.len() as u8;
-        if self.declare(
-            &Ident {
-                name: name.clone(),
-                span: at.span,
-            },
-            Global::Player(id),
-        ) {
+        if self.declare(&Ident { name: name.clone(), span: at.span }, Global::Player(id)) {
             self.game.players.push(name);
         }
     }
@@ -151,10 +139,7 @@ impl Compiler {
             self.game.layout = Some(Layout { rows });
         }
         for (name, members) in self.site_families.clone() {
-            let members = members
-                .into_iter()
-                .map(|(k, s)| (k, Value::Site(s)))
-                .collect();
+            let members = members.into_iter().map(|(k, s)| (k, Value::Site(s))).collect();
             self.game.families.push(Family { name, members });
         }
     }
@@ -168,26 +153,18 @@ impl Compiler {
                     };
                     let id = self.game.sites.len() as SiteId;
                     if self.declare(&name.name, Global::Site(id)) {
-                        self.game.sites.push(Site {
-                            name: name.name.name.clone(),
-                            kind: d.kind,
-                            owner,
-                            family: None,
-                        });
+                        self.game.sites.push(Site { name: name.name.name.clone(), kind: d.kind, owner, family: None });
                     }
                 }
                 Some(IndexSpec::Single(e)) => {
                     self.error(
-                        Diagnostic::error(
-                            e.span,
-                            "a site is declared one at a time or as a whole family",
-                        )
-                        .label("a single index")
-                        .help(format!(
-                            "declare the family at once, e.g. `{} {}[1..6]`",
-                            d.kind.word(),
-                            name.name.name
-                        )),
+                        Diagnostic::error(e.span, "a site is declared one at a time or as a whole family")
+                            .label("a single index")
+                            .help(format!(
+                                "declare the family at once, e.g. `{} {}[1..6]`",
+                                d.kind.word(),
+                                name.name.name
+                            )),
                     );
                 }
                 Some(IndexSpec::Domain(var, dom)) => {
@@ -196,7 +173,13 @@ impl Compiler {
                         None => continue,
                     };
                     if self.game.sites.len() + keys.len() > MAX_SITES {
-                        self.error(Diagnostic::error(name.span, format!("this family would have {} sites; a board has at most {MAX_SITES}", keys.len())).label("too large"));
+                        self.error(
+                            Diagnostic::error(
+                                name.span,
+                                format!("this family would have {} sites; a board has at most {MAX_SITES}", keys.len()),
+                            )
+                            .label("too large"),
+                        );
                         continue;
                     }
                     let fam = self.site_families.len() as u16;
@@ -205,30 +188,33 @@ impl Compiler {
                     }
                     let mut members = Vec::new();
                     for key in keys {
-                        let env: Vec<(String, Value)> =
-                            var.iter().map(|v| (v.name.clone(), key)).collect();
+                        let env: Vec<(String, Value)> = var.iter().map(|v| (v.name.clone(), key)).collect();
                         let Some(owner) = self.owner(d, &env) else {
                             break;
                         };
                         let (label, index) = match key {
                             Value::Int(i) => (format!("{}{}", name.name.name, i), i),
-                            Value::Player(p) => (
-                                format!("{}-{}", name.name.name, self.game.players[p as usize]),
-                                p as i64,
-                            ),
+                            Value::Player(p) => {
+                                (format!("{}-{}", name.name.name, self.game.players[p as usize]), p as i64)
+                            }
                             _ => continue,
                         };
                         let id = self.game.sites.len() as SiteId;
                         if let Some((prev, span)) = self.globals.get(&label) {
                             self.error(
-                                Diagnostic::error(name.span, format!("site `{label}` of this family has the name of {} declared elsewhere", prev.word()))
-                                    .label("its members are named by joining name and index")
-                                    .note(*span, "declared here"),
+                                Diagnostic::error(
+                                    name.span,
+                                    format!(
+                                        "site `{label}` of this family has the name of {} declared elsewhere",
+                                        prev.word()
+                                    ),
+                                )
+                                .label("its members are named by joining name and index")
+                                .note(*span, "declared here"),
                             );
                             continue;
                         }
-                        self.globals
-                            .insert(label.clone(), (Global::Site(id), name.span));
+                        self.globals.insert(label.clone(), (Global::Site(id), name.span));
                         self.game.sites.push(Site {
                             name: label,
                             kind: d.kind,
@@ -260,31 +246,21 @@ impl Compiler {
 
     pub(crate) fn domain_values(&mut self, d: &Domain) -> Option<Vec<Value>> {
         match d {
-            Domain::Players(_) => Some(
-                (0..self.game.players.len() as u8)
-                    .map(Value::Player)
-                    .collect(),
-            ),
+            Domain::Players(_) => Some((0..self.game.players.len() as u8).map(Value::Player).collect()),
             Domain::Range(a, b) => {
                 let (lo, hi) = self.const_range(a, b, &[])?;
                 if hi < lo {
                     self.error(
-                        Diagnostic::error(
-                            a.span.to(b.span),
-                            format!("the range {lo}..{hi} is empty"),
-                        )
-                        .label("empty range")
-                        .help("ranges count upwards, `lo..hi`"),
+                        Diagnostic::error(a.span.to(b.span), format!("the range {lo}..{hi} is empty"))
+                            .label("empty range")
+                            .help("ranges count upwards, `lo..hi`"),
                     );
                     return None;
                 }
                 if hi - lo >= MAX_SITES as i64 {
                     self.error(
-                        Diagnostic::error(
-                            a.span.to(b.span),
-                            format!("the range {lo}..{hi} is too large"),
-                        )
-                        .label("too large"),
+                        Diagnostic::error(a.span.to(b.span), format!("the range {lo}..{hi} is too large"))
+                            .label("too large"),
                     );
                     return None;
                 }
@@ -296,10 +272,7 @@ impl Compiler {
     /// `kind_sets` and `owned`, from the sites.
     fn tables(&mut self) {
         let np = self.game.players.len();
-        for (k, kind) in [SiteKind::Pit, SiteKind::Store, SiteKind::Reserve]
-            .into_iter()
-            .enumerate()
-        {
+        for (k, kind) in [SiteKind::Pit, SiteKind::Store, SiteKind::Reserve].into_iter().enumerate() {
             let mut per_owner = Vec::new();
             for owner in 0..=np {
                 let set: Vec<SiteId> = (0..self.game.sites.len())
@@ -315,10 +288,7 @@ impl Compiler {
             self.game.owned[k] = (0..np)
                 .map(|p| {
                     let mine: Vec<usize> = (0..self.game.sites.len())
-                        .filter(|&i| {
-                            self.game.sites[i].kind == kind
-                                && self.game.sites[i].owner == Some(p as u8)
-                        })
+                        .filter(|&i| self.game.sites[i].kind == kind && self.game.sites[i].owner == Some(p as u8))
                         .collect();
                     (mine.len() == 1).then(|| mine[0] as SiteId)
                 })
@@ -335,12 +305,7 @@ impl Compiler {
     }
 
     /// Resolves `s[3]` or `S` to one site at compile time.
-    fn one_site(
-        &mut self,
-        name: &Ident,
-        index: Option<&Expr>,
-        env: &[(String, Value)],
-    ) -> Option<SiteId> {
+    fn one_site(&mut self, name: &Ident, index: Option<&Expr>, env: &[(String, Value)]) -> Option<SiteId> {
         match (self.globals.get(&name.name).map(|g| g.0.clone()), index) {
             (Some(Global::Site(s)), None) => Some(s),
             (Some(Global::SiteFamily(f)), Some(ix)) => {
@@ -349,32 +314,23 @@ impl Compiler {
             }
             (Some(Global::SiteFamily(_)), None) => {
                 self.error(
-                    Diagnostic::error(
-                        name.span,
-                        format!("`{}` is a family of sites; name one of them", name.name),
-                    )
-                    .label("which one?")
-                    .help(format!("e.g. `{}[1]`", name.name)),
+                    Diagnostic::error(name.span, format!("`{}` is a family of sites; name one of them", name.name))
+                        .label("which one?")
+                        .help(format!("e.g. `{}[1]`", name.name)),
                 );
                 None
             }
             (Some(Global::Site(_)), Some(ix)) => {
                 self.error(
-                    Diagnostic::error(
-                        ix.span,
-                        format!("`{}` is a single site, not a family", name.name),
-                    )
-                    .label("remove this index"),
+                    Diagnostic::error(ix.span, format!("`{}` is a single site, not a family", name.name))
+                        .label("remove this index"),
                 );
                 None
             }
             (Some(other), _) => {
                 self.error(
-                    Diagnostic::error(
-                        name.span,
-                        format!("`{}` is {}, not a site", name.name, other.word()),
-                    )
-                    .label("not a site"),
+                    Diagnostic::error(name.span, format!("`{}` is {}, not a site", name.name, other.word()))
+                        .label("not a site"),
                 );
                 None
             }
@@ -417,18 +373,13 @@ impl Compiler {
     pub(crate) fn site_run(&mut self, item: &TrackItem) -> Vec<SiteId> {
         match &item.index {
             Some(IndexArg::Range(a, b)) => {
-                let Some(Global::SiteFamily(f)) =
-                    self.globals.get(&item.name.name).map(|g| g.0.clone())
-                else {
+                let Some(Global::SiteFamily(f)) = self.globals.get(&item.name.name).map(|g| g.0.clone()) else {
                     if let Some(s) = self.one_site(&item.name, None, &[]) {
                         let name = self.game.sites[s as usize].name.clone();
                         self.error(
-                            Diagnostic::error(
-                                a.span.to(b.span),
-                                format!("`{name}` is a single site, not a family"),
-                            )
-                            .label("a run of a single site")
-                            .help(format!("write `{name}`")),
+                            Diagnostic::error(a.span.to(b.span), format!("`{name}` is a single site, not a family"))
+                                .label("a run of a single site")
+                                .help(format!("write `{name}`")),
                         );
                     }
                     return vec![];
@@ -436,19 +387,10 @@ impl Compiler {
                 let Some((lo, hi)) = self.const_range(a, b, &[]) else {
                     return vec![];
                 };
-                let keys: Vec<i64> = if lo <= hi {
-                    (lo..=hi).collect()
-                } else {
-                    (hi..=lo).rev().collect()
-                };
-                keys.into_iter()
-                    .filter_map(|k| self.family_member(f, Value::Int(k), a.span.to(b.span)))
-                    .collect()
+                let keys: Vec<i64> = if lo <= hi { (lo..=hi).collect() } else { (hi..=lo).rev().collect() };
+                keys.into_iter().filter_map(|k| self.family_member(f, Value::Int(k), a.span.to(b.span))).collect()
             }
-            Some(IndexArg::Single(e)) => self
-                .one_site(&item.name, Some(e), &[])
-                .into_iter()
-                .collect(),
+            Some(IndexArg::Single(e)) => self.one_site(&item.name, Some(e), &[]).into_iter().collect(),
             None => self.one_site(&item.name, None, &[]).into_iter().collect(),
         }
     }
@@ -464,10 +406,7 @@ impl Compiler {
             let envs: Vec<Vec<(String, Value)>> = match &pair.each {
                 None => vec![vec![]],
                 Some((var, dom)) => match self.domain_values(dom) {
-                    Some(vals) => vals
-                        .into_iter()
-                        .map(|v| vec![(var.name.clone(), v)])
-                        .collect(),
+                    Some(vals) => vals.into_iter().map(|v| vec![(var.name.clone(), v)]).collect(),
                     None => continue,
                 },
             };
@@ -486,9 +425,7 @@ impl Compiler {
                             pair.span,
                             format!(
                                 "relation `{}` gives `{site}` two partners, `{}` and `{}`",
-                                r.name.name,
-                                self.game.sites[prev as usize].name,
-                                self.game.sites[y as usize].name
+                                r.name.name, self.game.sites[prev as usize].name, self.game.sites[y as usize].name
                             ),
                         )
                         .label("second partner")
@@ -511,7 +448,11 @@ impl Compiler {
                 if let Some(pos) = sites.iter().position(|x| *x == s) {
                     let _ = pos;
                     let name = self.game.sites[s as usize].name.clone();
-                    self.error(Diagnostic::error(item.span, format!("`{name}` is on track `{}` twice", t.name.name.name)).label("second time").help("a track passes each site once; a cyclic track returns to its start by itself"));
+                    self.error(
+                        Diagnostic::error(item.span, format!("`{name}` is on track `{}` twice", t.name.name.name))
+                            .label("second time")
+                            .help("a track passes each site once; a cyclic track returns to its start by itself"),
+                    );
                 } else {
                     sites.push(s);
                 }
@@ -546,10 +487,7 @@ impl Compiler {
                     self.error(
                         Diagnostic::error(
                             t.name.span,
-                            format!(
-                                "track `{}` is declared twice for this index",
-                                t.name.name.name
-                            ),
+                            format!("track `{}` is declared twice for this index", t.name.name.name),
                         )
                         .label("again"),
                     );
@@ -565,26 +503,17 @@ impl Compiler {
             }
             Some(IndexSpec::Domain(..)) => {
                 self.error(
-                    Diagnostic::error(
-                        t.name.span,
-                        "declare each track of a family with its own index",
-                    )
-                    .label("a range of tracks")
-                    .help(format!("e.g. `track {}[south] ...`", t.name.name.name)),
+                    Diagnostic::error(t.name.span, "declare each track of a family with its own index")
+                        .label("a range of tracks")
+                        .help(format!("e.g. `track {}[south] ...`", t.name.name.name)),
                 );
                 return;
             }
         };
-        if t.name.index.is_none() && !self.declare(&t.name.name, crate::compile::Global::Track(id))
-        {
+        if t.name.index.is_none() && !self.declare(&t.name.name, crate::compile::Global::Track(id)) {
             return;
         }
-        self.game.tracks.push(Track {
-            name: label,
-            cyclic: t.cyclic,
-            sites,
-            position,
-        });
+        self.game.tracks.push(Track { name: label, cyclic: t.cyclic, sites, position });
     }
 
     /// Registers the track families as run-time lookup tables.
@@ -592,13 +521,9 @@ impl Compiler {
         let mut ids = Vec::new();
         for (name, members) in self.track_families.clone() {
             ids.push(self.game.families.len() as u16);
-            self.game.families.push(Family {
-                name,
-                members: members
-                    .into_iter()
-                    .map(|(k, t)| (k, Value::Track(t)))
-                    .collect(),
-            });
+            self.game
+                .families
+                .push(Family { name, members: members.into_iter().map(|(k, t)| (k, Value::Track(t))).collect() });
         }
         ids
     }
@@ -621,11 +546,8 @@ impl Compiler {
                     seen = Some(*span);
                     if self.game.players.len() > MAX_COLOURS {
                         self.error(
-                            Diagnostic::error(
-                                *span,
-                                format!("counters of more than {MAX_COLOURS} colours"),
-                            )
-                            .label(format!("{} players", self.game.players.len())),
+                            Diagnostic::error(*span, format!("counters of more than {MAX_COLOURS} colours"))
+                                .label(format!("{} players", self.game.players.len())),
                         );
                     } else {
                         self.game.colours = self.game.players.len().max(1);
@@ -641,10 +563,7 @@ impl Compiler {
                             self.error(
                                 Diagnostic::error(
                                     s.ty.span,
-                                    format!(
-                                        "`{}` is not a type a state variable can have",
-                                        s.ty.name
-                                    ),
+                                    format!("`{}` is not a type a state variable can have", s.ty.name),
                                 )
                                 .label("unknown type")
                                 .help("one of `site`, `number`, `player`, `condition`"),
@@ -672,11 +591,8 @@ pub(crate) const MAX_COLOURS: usize = 16;
 fn colour_letters(players: &[String]) -> Vec<char> {
     let mut out: Vec<char> = Vec::new();
     for (i, p) in players.iter().enumerate() {
-        let pick = p
-            .chars()
-            .filter(|c| c.is_ascii_alphabetic())
-            .map(|c| c.to_ascii_lowercase())
-            .find(|c| !out.contains(c));
+        let pick =
+            p.chars().filter(|c| c.is_ascii_alphabetic()).map(|c| c.to_ascii_lowercase()).find(|c| !out.contains(c));
         out.push(pick.unwrap_or_else(|| char::from_digit((i % 10) as u32, 10).unwrap_or('?')));
     }
     out

@@ -9,11 +9,8 @@ use crate::syntax::{ast::*, parse};
 
 /// Reads and parses a rule file and everything it extends.
 pub fn load_items(path: &str, sources: &mut Sources) -> Result<Vec<Item>, Vec<Diagnostic>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        vec![Diagnostic::global(format!(
-            "cannot read rule file `{path}`: {e}"
-        ))]
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| vec![Diagnostic::global(format!("cannot read rule file `{path}`: {e}"))])?;
     let mut chain = vec![canonical(Path::new(path))];
     load_text(path, &text, sources, &mut chain)
 }
@@ -53,31 +50,19 @@ pub(crate) fn load_text(
         return Err(diags);
     }
     let Some(base) = extends else { return Ok(own) };
-    let base_path = Path::new(name)
-        .parent()
-        .unwrap_or(Path::new(""))
-        .join(&base.value);
+    let base_path = Path::new(name).parent().unwrap_or(Path::new("")).join(&base.value);
     let canon = canonical(&base_path);
     if chain.contains(&canon) {
         return Err(vec![
-            Diagnostic::error(
-                base.span,
-                format!(
-                    "`{}` extends itself, through a cycle of `extends`",
-                    base.value
-                ),
-            )
-            .label("cycle"),
+            Diagnostic::error(base.span, format!("`{}` extends itself, through a cycle of `extends`", base.value))
+                .label("cycle"),
         ]);
     }
     let base_text = std::fs::read_to_string(&base_path).map_err(|e| {
         vec![
-            Diagnostic::error(
-                base.span,
-                format!("cannot read `{}`: {e}", base_path.display()),
-            )
-            .label("extended here")
-            .help("the path is relative to the folder of this rule file"),
+            Diagnostic::error(base.span, format!("cannot read `{}`: {e}", base_path.display()))
+                .label("extended here")
+                .help("the path is relative to the folder of this rule file"),
         ]
     })?;
     chain.push(canon);
@@ -88,11 +73,7 @@ pub(crate) fn load_text(
     let base_len = items.len();
     let mut replaced = vec![false; base_len];
     for item in own {
-        let pos = key(&item).and_then(|k| {
-            items[..base_len]
-                .iter()
-                .position(|i| key(i).as_ref() == Some(&k))
-        });
+        let pos = key(&item).and_then(|k| items[..base_len].iter().position(|i| key(i).as_ref() == Some(&k)));
         match pos {
             Some(pos) if !replaced[pos] => {
                 items[pos] = item;

@@ -96,12 +96,9 @@ impl Compiler {
     pub fn declare(&mut self, name: &ast::Ident, g: Global) -> bool {
         if BUILTIN_NAMES.contains(&name.name.as_str()) {
             self.error(
-                Diagnostic::error(
-                    name.span,
-                    format!("`{}` is a built-in name of the language", name.name),
-                )
-                .label("reserved")
-                .help("choose another name"),
+                Diagnostic::error(name.span, format!("`{}` is a built-in name of the language", name.name))
+                    .label("reserved")
+                    .help("choose another name"),
             );
             return false;
         }
@@ -127,25 +124,16 @@ impl Compiler {
                     || BUILTIN_NAMES.contains(p)
                     || p.parse::<i64>().is_ok()
             }) {
-                help = Some(format!(
-                    "names may contain `-`; to subtract, put spaces around it: `{}`",
-                    parts.join(" - ")
-                ));
+                help =
+                    Some(format!("names may contain `-`; to subtract, put spaces around it: `{}`", parts.join(" - ")));
             }
         }
         let help = help.or_else(|| did_you_mean(&name.name, candidates.iter().map(|s| s.as_str())));
         let help = help.or_else(|| {
             let mut c: Vec<&String> = candidates.iter().collect();
             c.sort();
-            (!c.is_empty() && c.len() <= 12).then(|| {
-                format!(
-                    "known: {}",
-                    c.iter()
-                        .map(|s| format!("`{s}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            })
+            (!c.is_empty() && c.len() <= 12)
+                .then(|| format!("known: {}", c.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")))
         });
         let label = if what == "name" {
             "nothing of this name is declared".to_string()
@@ -153,9 +141,7 @@ impl Compiler {
             format!("no {what} has this name")
         };
         self.error(
-            Diagnostic::error(name.span, format!("unknown {what} `{}`", name.name))
-                .label(label)
-                .maybe_help(help),
+            Diagnostic::error(name.span, format!("unknown {what} `{}`", name.name)).label(label).maybe_help(help),
         );
     }
 }
@@ -166,10 +152,7 @@ pub fn compile_file(path: &str, config: &Config) -> Result<Game, Failure> {
     let items = match load_items(path, &mut sources) {
         Ok(items) => items,
         Err(diagnostics) => {
-            return Err(Failure {
-                diagnostics,
-                sources,
-            });
+            return Err(Failure { diagnostics, sources });
         }
     };
     compile_items(path, items, sources, config)
@@ -182,21 +165,13 @@ pub fn compile_source(name: &str, text: &str, config: &Config) -> Result<Game, F
     let items = match load::load_text(name, text, &mut sources, &mut Vec::new()) {
         Ok(items) => items,
         Err(diagnostics) => {
-            return Err(Failure {
-                diagnostics,
-                sources,
-            });
+            return Err(Failure { diagnostics, sources });
         }
     };
     compile_items(name, items, sources, config)
 }
 
-fn compile_items(
-    path: &str,
-    items: Vec<ast::Item>,
-    sources: Sources,
-    config: &Config,
-) -> Result<Game, Failure> {
+fn compile_items(path: &str, items: Vec<ast::Item>, sources: Sources, config: &Config) -> Result<Game, Failure> {
     let mut c = Compiler {
         diags: Vec::new(),
         globals: HashMap::new(),
@@ -238,16 +213,8 @@ fn compile_items(
     c.board(&items);
     c.rules(&items);
     // In the order of the files and of the text, as a reader goes through them.
-    c.diags
-        .sort_by_key(|d| d.span.map(|s| (0, s.file, s.start)).unwrap_or((1, 0, 0)));
-    if c.diags.is_empty() {
-        Ok(c.game)
-    } else {
-        Err(Failure {
-            diagnostics: c.diags,
-            sources,
-        })
-    }
+    c.diags.sort_by_key(|d| d.span.map(|s| (0, s.file, s.start)).unwrap_or((1, 0, 0)));
+    if c.diags.is_empty() { Ok(c.game) } else { Err(Failure { diagnostics: c.diags, sources }) }
 }
 
 /// Checks a rule file with its defaults and with each of its variants, and
@@ -256,20 +223,13 @@ pub fn check_file(path: &str) -> Result<Game, Failure> {
     let base = compile_file(path, &Config::default())?;
     let mut failure: Option<Failure> = None;
     for v in &base.variants {
-        let cfg = Config {
-            variants: vec![v.name.clone()],
-            settings: vec![],
-        };
+        let cfg = Config { variants: vec![v.name.clone()], settings: vec![] };
         if let Err(f) = compile_file(path, &cfg) {
             match &mut failure {
                 None => failure = Some(f),
                 Some(acc) => {
                     for d in f.diagnostics {
-                        if !acc
-                            .diagnostics
-                            .iter()
-                            .any(|e| e.message == d.message && e.span == d.span)
-                        {
+                        if !acc.diagnostics.iter().any(|e| e.message == d.message && e.span == d.span) {
                             acc.diagnostics.push(d);
                         }
                     }

@@ -14,16 +14,13 @@ impl Compiler {
                 let ok = match (o.default, o.range) {
                     (Literal::Int(_), None) => {
                         self.error(
-                            Diagnostic::error(
-                                o.span,
-                                format!("option `{}` needs a range", o.name.name),
-                            )
-                            .label("a number option without `in lo..hi`")
-                            .help(format!(
-                                "give the values it may take, e.g. `option {} = {} in 1..10`",
-                                o.name.name,
-                                lit_text(o.default)
-                            )),
+                            Diagnostic::error(o.span, format!("option `{}` needs a range", o.name.name))
+                                .label("a number option without `in lo..hi`")
+                                .help(format!(
+                                    "give the values it may take, e.g. `option {} = {} in 1..10`",
+                                    o.name.name,
+                                    lit_text(o.default)
+                                )),
                         );
                         false
                     }
@@ -31,10 +28,7 @@ impl Compiler {
                         self.error(
                             Diagnostic::error(
                                 rs,
-                                format!(
-                                    "option `{}` is true or false; it takes no range",
-                                    o.name.name
-                                ),
+                                format!("option `{}` is true or false; it takes no range", o.name.name),
                             )
                             .label("remove this range"),
                         );
@@ -45,10 +39,7 @@ impl Compiler {
                             self.error(
                                 Diagnostic::error(
                                     rs,
-                                    format!(
-                                        "the range {lo}..{hi} of option `{}` is empty",
-                                        o.name.name
-                                    ),
+                                    format!("the range {lo}..{hi} of option `{}` is empty", o.name.name),
                                 )
                                 .label("empty range")
                                 .help(format!("write `{hi}..{lo}`")),
@@ -56,9 +47,15 @@ impl Compiler {
                             false
                         } else if v < lo || v > hi {
                             self.error(
-                                Diagnostic::error(o.default_span, format!("the default {v} of option `{}` is outside its range {lo}..{hi}", o.name.name))
-                                    .label("out of range")
-                                    .note(rs, "allowed range"),
+                                Diagnostic::error(
+                                    o.default_span,
+                                    format!(
+                                        "the default {v} of option `{}` is outside its range {lo}..{hi}",
+                                        o.name.name
+                                    ),
+                                )
+                                .label("out of range")
+                                .note(rs, "allowed range"),
                             );
                             false
                         } else {
@@ -101,10 +98,8 @@ impl Compiler {
             let mut seen = Vec::new();
             self.variant_settings(v, &declared_variants, &decls, &mut seen, &mut Vec::new());
         }
-        let mut values: Vec<(String, Value)> = decls
-            .iter()
-            .map(|o| (o.name.name.clone(), lit_value(o.default)))
-            .collect();
+        let mut values: Vec<(String, Value)> =
+            decls.iter().map(|o| (o.name.name.clone(), lit_value(o.default))).collect();
         for name in &config.variants {
             match declared_variants.iter().find(|v| &v.name.name == name) {
                 Some(v) => {
@@ -117,10 +112,7 @@ impl Compiler {
                     }
                 }
                 None => {
-                    let names: Vec<&str> = declared_variants
-                        .iter()
-                        .map(|v| v.name.name.as_str())
-                        .collect();
+                    let names: Vec<&str> = declared_variants.iter().map(|v| v.name.name.as_str()).collect();
                     let help = did_you_mean(name, names.iter().copied()).or_else(|| {
                         Some(if names.is_empty() {
                             "this rule file declares no variants".to_string()
@@ -128,9 +120,7 @@ impl Compiler {
                             format!("its variants: {}", names.join(", "))
                         })
                     });
-                    self.error(
-                        Diagnostic::global(format!("unknown variant `{name}`")).maybe_help(help),
-                    );
+                    self.error(Diagnostic::global(format!("unknown variant `{name}`")).maybe_help(help));
                 }
             }
         }
@@ -155,21 +145,13 @@ impl Compiler {
                 }
                 Err(msg) => {
                     let span = decl.range.map(|r| r.2).unwrap_or(decl.default_span);
-                    self.error(
-                        Diagnostic::error(span, format!("--set {name}={text}: {msg}"))
-                            .label("declared here"),
-                    );
+                    self.error(Diagnostic::error(span, format!("--set {name}={text}: {msg}")).label("declared here"));
                 }
             }
         }
         for o in &decls {
-            let value = values
-                .iter()
-                .find(|(n, _)| *n == o.name.name)
-                .map(|v| v.1)
-                .unwrap_or(Value::None);
-            self.globals
-                .insert(o.name.name.clone(), (Global::Option(value), o.name.span));
+            let value = values.iter().find(|(n, _)| *n == o.name.name).map(|v| v.1).unwrap_or(Value::None);
+            self.globals.insert(o.name.name.clone(), (Global::Option(value), o.name.span));
             self.game.options.push(OptionInfo {
                 name: o.name.name.clone(),
                 value,
@@ -183,9 +165,7 @@ impl Compiler {
             if let Item::Game(s) = item {
                 if let Some(prev) = first_game {
                     self.error(
-                        Diagnostic::error(s.span, "a second `game` name")
-                            .label("again")
-                            .note(prev, "first here"),
+                        Diagnostic::error(s.span, "a second `game` name").label("again").note(prev, "first here"),
                     );
                 }
                 first_game = Some(s.span);
@@ -194,9 +174,7 @@ impl Compiler {
         }
         if self.game.name.is_empty() {
             // Unnamed: the file's name stands in.
-            let stem = std::path::Path::new(&self.game.path)
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned());
+            let stem = std::path::Path::new(&self.game.path).file_stem().map(|s| s.to_string_lossy().into_owned());
             self.game.name = stem.unwrap_or_else(|| "game".into());
         }
     }
@@ -217,25 +195,14 @@ impl Compiler {
                 VariantItem::Use(u) => {
                     if seen.contains(&u.name) {
                         // Report each cycle once: from the first-declared variant on it.
-                        let order = |n: &String| {
-                            all.iter()
-                                .position(|v| &v.name.name == n)
-                                .unwrap_or(usize::MAX)
-                        };
+                        let order = |n: &String| all.iter().position(|v| &v.name.name == n).unwrap_or(usize::MAX);
                         if u.name == seen[0] && seen.iter().all(|n| order(n) >= order(&seen[0])) {
-                            let chain = seen
-                                .iter()
-                                .chain([&u.name])
-                                .map(|n| n.as_str())
-                                .collect::<Vec<_>>()
-                                .join(" -> ");
+                            let chain =
+                                seen.iter().chain([&u.name]).map(|n| n.as_str()).collect::<Vec<_>>().join(" -> ");
                             self.error(
-                                Diagnostic::error(
-                                    u.span,
-                                    format!("variant `{}` uses itself: {chain}", seen[0]),
-                                )
-                                .label("closes a cycle of `use`")
-                                .help("remove one `use` of the cycle"),
+                                Diagnostic::error(u.span, format!("variant `{}` uses itself: {chain}", seen[0]))
+                                    .label("closes a cycle of `use`")
+                                    .help("remove one `use` of the cycle"),
                             );
                         }
                         continue;
@@ -248,11 +215,7 @@ impl Compiler {
                         }
                     }
                 }
-                VariantItem::Set {
-                    name,
-                    value,
-                    value_span,
-                } => {
+                VariantItem::Set { name, value, value_span } => {
                     let Some(decl) = decls.iter().find(|o| o.name.name == name.name) else {
                         let names = decls.iter().map(|o| o.name.name.clone()).collect();
                         self.unknown(name, "option", names);
@@ -313,52 +276,41 @@ impl Compiler {
                         Some((Global::Option(v), _)) => *v,
                         Some((Global::Player(p), _)) => Value::Player(*p),
                         Some((other, _)) => {
-                            return Err(Diagnostic::error(n.span, format!("`{}` is {}, which is not known until play", n.name, other.word()))
-                                .label("must be fixed when the game is compiled")
-                                .help("only numbers, options, players and loop variables may be used here"));
+                            return Err(Diagnostic::error(
+                                n.span,
+                                format!("`{}` is {}, which is not known until play", n.name, other.word()),
+                            )
+                            .label("must be fixed when the game is compiled")
+                            .help("only numbers, options, players and loop variables may be used here"));
                         }
                         None => {
-                            let mut names: Vec<String> =
-                                env.iter().map(|(k, _)| k.clone()).collect();
+                            let mut names: Vec<String> = env.iter().map(|(k, _)| k.clone()).collect();
                             names.extend(
                                 self.globals
                                     .iter()
-                                    .filter(|(_, (g, _))| {
-                                        matches!(g, Global::Option(_) | Global::Player(_))
-                                    })
+                                    .filter(|(_, (g, _))| matches!(g, Global::Option(_) | Global::Player(_)))
                                     .map(|(k, _)| k.clone()),
                             );
-                            let help = did_you_mean(&n.name, names.iter().map(|s| s.as_str()))
-                                .or_else(|| {
-                                    (!self.game.players.is_empty()).then(|| {
-                                        format!("players: {}", self.game.players.join(", "))
-                                    })
-                                });
-                            return Err(Diagnostic::error(
-                                n.span,
-                                format!("unknown name `{}`", n.name),
-                            )
-                            .label("not an option, player or loop variable")
-                            .maybe_help(help));
+                            let help = did_you_mean(&n.name, names.iter().map(|s| s.as_str())).or_else(|| {
+                                (!self.game.players.is_empty())
+                                    .then(|| format!("players: {}", self.game.players.join(", ")))
+                            });
+                            return Err(Diagnostic::error(n.span, format!("unknown name `{}`", n.name))
+                                .label("not an option, player or loop variable")
+                                .maybe_help(help));
                         }
                     }
                 }
             }
-            ExprKind::Unary(UnOp::Neg, x) => {
-                Value::Int(-int(self.const_eval_inner(x, env)?, x.span)?)
-            }
+            ExprKind::Unary(UnOp::Neg, x) => Value::Int(-int(self.const_eval_inner(x, env)?, x.span)?),
             ExprKind::Unary(UnOp::Not, x) => match self.const_eval_inner(x, env)? {
                 Value::Bool(b) => Value::Bool(!b),
                 _ => {
-                    return Err(Diagnostic::error(x.span, "`not` needs a condition")
-                        .label("not true or false"));
+                    return Err(Diagnostic::error(x.span, "`not` needs a condition").label("not true or false"));
                 }
             },
             ExprKind::Binary(op, a, b) => {
-                let (va, vb) = (
-                    self.const_eval_inner(a, env)?,
-                    self.const_eval_inner(b, env)?,
-                );
+                let (va, vb) = (self.const_eval_inner(a, env)?, self.const_eval_inner(b, env)?);
                 match op {
                     BinOp::Eq => Value::Bool(va == vb),
                     BinOp::Ne => Value::Bool(va != vb),
@@ -381,8 +333,7 @@ impl Compiler {
                             BinOp::Sub => Value::Int(x - y),
                             BinOp::Mul => Value::Int(x.saturating_mul(y)),
                             BinOp::Div | BinOp::Mod if y == 0 => {
-                                return Err(Diagnostic::error(b.span, "division by zero")
-                                    .label("is 0 here"));
+                                return Err(Diagnostic::error(b.span, "division by zero").label("is 0 here"));
                             }
                             BinOp::Div => Value::Int(x.div_euclid(y)),
                             BinOp::Mod => Value::Int(x.rem_euclid(y)),
@@ -402,18 +353,15 @@ impl Compiler {
             _ => {
                 return Err(Diagnostic::error(e.span, "this must be fixed when the game is compiled")
                     .label("depends on the position")
-                    .help("only numbers, options, players, loop variables, arithmetic, `min` and `max` may be used here"));
+                    .help(
+                        "only numbers, options, players, loop variables, arithmetic, `min` and `max` may be used here",
+                    ));
             }
         })
     }
 
     /// An integer range whose bounds are fixed at compile time.
-    pub(crate) fn const_range(
-        &mut self,
-        a: &Expr,
-        b: &Expr,
-        env: &[(String, Value)],
-    ) -> Option<(i64, i64)> {
+    pub(crate) fn const_range(&mut self, a: &Expr, b: &Expr, env: &[(String, Value)]) -> Option<(i64, i64)> {
         let lo = self.const_eval(a, env)?;
         let hi = self.const_eval(b, env)?;
         match (lo, hi) {

@@ -5,8 +5,8 @@
 use super::{Compiler, Global};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::engine::game::{
-    self as g, Builtin, Domain as GDomain, EndDef, Expr as GExpr, MoveDef, Param, PhaseDef,
-    StmtKind as GStmt, TemplatePart, Type, Value,
+    self as g, Builtin, Domain as GDomain, EndDef, Expr as GExpr, MoveDef, Param, PhaseDef, StmtKind as GStmt,
+    TemplatePart, Type, Value,
 };
 use crate::syntax::ast::*;
 
@@ -36,10 +36,7 @@ struct Scope {
 
 impl Scope {
     fn new(ctx: Ctx) -> Self {
-        Scope {
-            ctx,
-            ..Default::default()
-        }
+        Scope { ctx, ..Default::default() }
     }
     fn bind(&mut self, name: &str, ty: Type) -> u8 {
         let slot = self.used.min(MAX_LOCALS - 1) as u8;
@@ -73,17 +70,11 @@ impl Compiler {
             .collect();
         for (i, p) in phases.iter().enumerate() {
             if self.declare(&p.name, Global::Phase(i as u8)) {
-                self.game.phases.push(PhaseDef {
-                    name: p.name.name.clone(),
-                    transitions: vec![],
-                });
+                self.game.phases.push(PhaseDef { name: p.name.name.clone(), transitions: vec![] });
             }
         }
         if phases.is_empty() {
-            self.game.phases.push(PhaseDef {
-                name: "play".into(),
-                transitions: vec![],
-            });
+            self.game.phases.push(PhaseDef { name: "play".into(), transitions: vec![] });
         }
         // Moves: top level (phase 0, or an error with phases) and in phases.
         let mut moves: Vec<(&MoveDecl, u8)> = Vec::new();
@@ -113,12 +104,9 @@ impl Compiler {
         for (m, _) in &moves {
             if let Some(prev) = seen.iter().find(|p| p.name == m.name.name) {
                 self.error(
-                    Diagnostic::error(
-                        m.name.span,
-                        format!("move `{}` is declared twice", m.name.name),
-                    )
-                    .label("again")
-                    .note(prev.span, "first here"),
+                    Diagnostic::error(m.name.span, format!("move `{}` is declared twice", m.name.name))
+                        .label("again")
+                        .note(prev.span, "first here"),
                 );
             }
             seen.push(&m.name);
@@ -134,12 +122,9 @@ impl Compiler {
         for r in &rules {
             if let Some(prev) = seen_rules.iter().find(|p| p.name == r.name.name) {
                 self.error(
-                    Diagnostic::error(
-                        r.name.span,
-                        format!("rule `{}` is declared twice", r.name.name),
-                    )
-                    .label("again")
-                    .note(prev.span, "first here"),
+                    Diagnostic::error(r.name.span, format!("rule `{}` is declared twice", r.name.name))
+                        .label("again")
+                        .note(prev.span, "first here"),
                 );
             }
             seen_rules.push(&r.name);
@@ -151,21 +136,13 @@ impl Compiler {
             }
         }
         // Rule bodies, compiled once each, are appended to their moves.
-        let play = Ctx {
-            play: true,
-            effects: true,
-            ..Default::default()
-        };
+        let play = Ctx { play: true, effects: true, ..Default::default() };
         let mut compiled_rules: Vec<(Vec<String>, Vec<g::Stmt>, usize)> = Vec::new();
         for r in &rules {
             let mut scope = Scope::new(play);
             let body = self.stmts(&r.body, &mut scope);
             self.locals_used(scope.max, r.span);
-            compiled_rules.push((
-                r.after.iter().map(|a| a.name.clone()).collect(),
-                body,
-                scope.max,
-            ));
+            compiled_rules.push((r.after.iter().map(|a| a.name.clone()).collect(), body, scope.max));
         }
         for (m, phase) in &moves {
             let mut scope = Scope::new(play);
@@ -177,10 +154,7 @@ impl Compiler {
                         let b = self.expect(b, Type::Int, &mut scope);
                         (a.zip(b).map(|(a, b)| GDomain::Range(a, b)), Type::Int)
                     }
-                    ChoiceDomain::Set(e) => (
-                        self.expect(e, Type::Set, &mut scope).map(GDomain::Set),
-                        Type::Site,
-                    ),
+                    ChoiceDomain::Set(e) => (self.expect(e, Type::Set, &mut scope).map(GDomain::Set), Type::Site),
                     ChoiceDomain::Players(_) => (Some(GDomain::Players), Type::Player),
                     ChoiceDomain::Arrangements(e) => {
                         self.need_colours(e.span, "`arrangements`");
@@ -192,31 +166,18 @@ impl Compiler {
                                     .help("an order of colours is chosen after everything else, so it can be counted and sampled without listing"),
                             );
                         }
-                        (
-                            self.expect(e, Type::Site, &mut scope)
-                                .map(GDomain::Arrangements),
-                            Type::Order,
-                        )
+                        (self.expect(e, Type::Site, &mut scope).map(GDomain::Arrangements), Type::Order)
                     }
                 };
                 let slot = scope.bind(&c.var.name, domain.1);
-                let filter = c
-                    .filter
-                    .as_ref()
-                    .and_then(|f| self.expect(f, Type::Bool, &mut scope));
+                let filter = c.filter.as_ref().and_then(|f| self.expect(f, Type::Bool, &mut scope));
                 if let Some(domain) = domain.0 {
-                    params.push(Param {
-                        name: c.var.name.clone(),
-                        slot,
-                        domain,
-                        filter,
-                    });
+                    params.push(Param { name: c.var.name.clone(), slot, domain, filter });
                 }
             }
             if params.len() > 4 {
                 self.error(
-                    Diagnostic::error(m.choices[4].span, "a move chooses at most 4 things")
-                        .label("a fifth choice"),
+                    Diagnostic::error(m.choices[4].span, "a move chooses at most 4 things").label("a fifth choice"),
                 );
             }
             let template = self.template(m);
@@ -253,11 +214,7 @@ impl Compiler {
                         None
                     }
                 };
-                let mut scope = Scope::new(Ctx {
-                    play: true,
-                    after: true,
-                    ..Default::default()
-                });
+                let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
                 let span = cond.span;
                 let cond = self.expect(cond, Type::Bool, &mut scope);
                 self.locals_used(scope.max, span);
@@ -277,8 +234,7 @@ impl Compiler {
                 _ => None,
             };
             if let Some((kind, n)) = name {
-                if let Some((_, prev)) = named.iter().find(|(k, p)| *k == kind && p.name == n.name)
-                {
+                if let Some((_, prev)) = named.iter().find(|(k, p)| *k == kind && p.name == n.name) {
                     self.error(
                         Diagnostic::error(n.span, format!("`{kind} {}` is declared twice", n.name))
                             .label("again")
@@ -292,24 +248,14 @@ impl Compiler {
                 Item::Setup(b) => {
                     setups += 1;
                     if setups > 1 {
-                        self.error(
-                            Diagnostic::error(b.span, "a second `setup`")
-                                .label("one setup per game"),
-                        );
+                        self.error(Diagnostic::error(b.span, "a second `setup`").label("one setup per game"));
                     }
-                    let mut scope = Scope::new(Ctx {
-                        setup: true,
-                        ..Default::default()
-                    });
+                    let mut scope = Scope::new(Ctx { setup: true, ..Default::default() });
                     self.game.setup = self.stmts(&b.stmts, &mut scope);
                     self.locals_used(scope.max, b.span);
                 }
                 Item::Avoid(a) => {
-                    let mut scope = Scope::new(Ctx {
-                        play: true,
-                        after: true,
-                        ..Default::default()
-                    });
+                    let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
                     match self.expect(&a.cond, Type::Bool, &mut scope) {
                         // Switched off by an option: nothing to check during play.
                         Some(GExpr::Const(Value::Bool(false))) | None => {}
@@ -318,30 +264,18 @@ impl Compiler {
                     self.locals_used(scope.max, a.span);
                 }
                 Item::End(e) => {
-                    let mut scope = Scope::new(Ctx {
-                        play: true,
-                        after: true,
-                        ..Default::default()
-                    });
+                    let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
                     let cond = self.expect(&e.cond, Type::Bool, &mut scope);
                     let body = self.stmts(&e.body, &mut scope);
                     self.locals_used(scope.max, e.span);
-                    if let Some(cond) =
-                        cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false))))
-                    {
-                        self.game.ends.push(EndDef {
-                            name: e.name.name.clone(),
-                            cond,
-                            body,
-                        });
+                    if let Some(cond) = cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false)))) {
+                        self.game.ends.push(EndDef { name: e.name.name.clone(), cond, body });
                     }
                 }
                 Item::Stuck(s) => {
                     if let Some(prev) = stuck_seen {
                         self.error(
-                            Diagnostic::error(s.span, "a second `when stuck`")
-                                .label("again")
-                                .note(prev, "first here"),
+                            Diagnostic::error(s.span, "a second `when stuck`").label("again").note(prev, "first here"),
                         );
                     }
                     stuck_seen = Some(s.span);
@@ -350,9 +284,7 @@ impl Compiler {
                 Item::Score(s) => {
                     if let Some(prev) = score_seen {
                         self.error(
-                            Diagnostic::error(s.span, "a second `score`")
-                                .label("again")
-                                .note(prev, "first here"),
+                            Diagnostic::error(s.span, "a second `score`").label("again").note(prev, "first here"),
                         );
                     }
                     score_seen = Some(s.span);
@@ -367,7 +299,11 @@ impl Compiler {
             }
         }
         if score_seen.is_none() {
-            self.error(Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no score").label("in this file").help("add e.g. `score p: count(store(p))`: the most wins, equal scores share the win"));
+            self.error(
+                Diagnostic::error(Span::new(0, 0, 0), "the rule file declares no score")
+                    .label("in this file")
+                    .help("add e.g. `score p: count(store(p))`: the most wins, equal scores share the win"),
+            );
         }
         self.game.locals = self.game.locals.max(1);
     }
@@ -377,12 +313,9 @@ impl Compiler {
     fn locals_used(&mut self, n: usize, span: Span) {
         if n > MAX_LOCALS {
             self.error(
-                Diagnostic::error(
-                    span,
-                    format!("this uses {n} local variables at once; at most {MAX_LOCALS}"),
-                )
-                .label("too many variables")
-                .help("split it into several rules or moves"),
+                Diagnostic::error(span, format!("this uses {n} local variables at once; at most {MAX_LOCALS}"))
+                    .label("too many variables")
+                    .help("split it into several rules or moves"),
             );
         }
         self.game.locals = self.game.locals.max(n.min(MAX_LOCALS));
@@ -426,14 +359,7 @@ impl Compiler {
                 Some(i) => parts.push(TemplatePart::Param(i)),
                 None => {
                     let names: Vec<String> = m.choices.iter().map(|c| c.var.name.clone()).collect();
-                    self.unknown(
-                        &Ident {
-                            name: name.to_string(),
-                            span,
-                        },
-                        "choice",
-                        names,
-                    );
+                    self.unknown(&Ident { name: name.to_string(), span }, "choice", names);
                 }
             }
             rest = &rest[open + close + 1..];
@@ -461,13 +387,7 @@ impl Compiler {
 
     fn stmt(&mut self, s: &Stmt, scope: &mut Scope) -> Option<g::Stmt> {
         let kind = match &s.kind {
-            StmtKind::Sow {
-                amount,
-                source,
-                track,
-                order,
-                skips,
-            } => {
+            StmtKind::Sow { amount, source, track, order, skips } => {
                 let amount = match amount {
                     Some(a) => Some(self.expect(a, Type::Int, scope)?),
                     None => None,
@@ -490,31 +410,15 @@ impl Compiler {
                     .filter(|e| !matches!(e, GExpr::Const(Value::Bool(false))))
                     .collect();
                 scope.reset(mark);
-                GStmt::Sow {
-                    amount,
-                    source: src?,
-                    track: trk?,
-                    it,
-                    ordered,
-                    skips: sk,
-                }
+                GStmt::Sow { amount, source: src?, track: trk?, it, ordered, skips: sk }
             }
-            StmtKind::Take {
-                amount,
-                colour,
-                from,
-                to,
-            } => {
+            StmtKind::Take { amount, colour, from, to } => {
                 let amount = match amount {
                     Some(a) => Some(self.expect(a, Type::Int, scope)?),
                     None => None,
                 };
                 let colour = self.colour(colour.as_ref(), scope)?;
-                let want = if amount.is_some() {
-                    Type::Site
-                } else {
-                    Type::Set
-                };
+                let want = if amount.is_some() { Type::Site } else { Type::Set };
                 let from = if amount.is_some() {
                     self.expect(from, Type::Site, scope)
                 } else {
@@ -522,12 +426,7 @@ impl Compiler {
                 };
                 let _ = want;
                 let to = self.expect(to, Type::Site, scope);
-                GStmt::Take {
-                    amount,
-                    colour,
-                    from: from?,
-                    to: to?,
-                }
+                GStmt::Take { amount, colour, from: from?, to: to? }
             }
             StmtKind::Set { var, value } => {
                 let Some((Global::State(i), _)) = self.globals.get(&var.name).cloned() else {
@@ -543,10 +442,7 @@ impl Compiler {
                     return None;
                 }
                 let ty = self.game.state[i as usize].1;
-                GStmt::Set {
-                    var: i,
-                    value: self.expect(value, ty, scope)?,
-                }
+                GStmt::Set { var: i, value: self.expect(value, ty, scope)? }
             }
             StmtKind::Enter(phase) => {
                 self.effect_allowed(s, scope, "enter")?;
@@ -559,71 +455,38 @@ impl Compiler {
                     }
                 }
             }
-            StmtKind::Put {
-                amount,
-                colour,
-                target,
-            } => {
+            StmtKind::Put { amount, colour, target } => {
                 let colour = self.colour(colour.as_ref(), scope)?;
                 if !scope.ctx.setup {
                     self.error(
-                        Diagnostic::error(
-                            s.span,
-                            "`put` creates counters, which only `setup` may do",
-                        )
-                        .label("counters are conserved during play")
-                        .help("to move counters during play, write `take N from SITE to SITE`"),
+                        Diagnostic::error(s.span, "`put` creates counters, which only `setup` may do")
+                            .label("counters are conserved during play")
+                            .help("to move counters during play, write `take N from SITE to SITE`"),
                     );
                 }
                 let amount = self.expect(amount, Type::Int, scope);
                 let target = self.sites_or_set(target, scope);
-                GStmt::Put {
-                    amount: amount?,
-                    colour,
-                    target: target?,
-                }
+                GStmt::Put { amount: amount?, colour, target: target? }
             }
-            StmtKind::If {
-                cond,
-                then,
-                otherwise,
-            } => {
+            StmtKind::If { cond, then, otherwise } => {
                 let cond = self.expect(cond, Type::Bool, scope);
                 let then = self.stmts(then, scope);
-                let otherwise = otherwise
-                    .as_ref()
-                    .map(|o| self.stmts(o, scope))
-                    .unwrap_or_default();
-                GStmt::If {
-                    cond: cond?,
-                    then,
-                    otherwise,
-                }
+                let otherwise = otherwise.as_ref().map(|o| self.stmts(o, scope)).unwrap_or_default();
+                GStmt::If { cond: cond?, then, otherwise }
             }
             StmtKind::For { var, domain, body } => {
                 let dom = self.domain(domain, scope);
                 let mark = scope.mark();
-                let ty = if matches!(domain, Domain::Players(_)) {
-                    Type::Player
-                } else {
-                    Type::Int
-                };
+                let ty = if matches!(domain, Domain::Players(_)) { Type::Player } else { Type::Int };
                 let slot = scope.bind(&var.name, ty);
                 let body = self.stmts(body, scope);
                 scope.reset(mark);
-                GStmt::For {
-                    var: slot,
-                    domain: dom?,
-                    body,
-                }
+                GStmt::For { var: slot, domain: dom?, body }
             }
             StmtKind::Let { var, value } => {
                 let (v, ty) = self.expr(value, scope)?;
                 let slot = scope.bind(&var.name, ty);
-                GStmt::Let {
-                    var: slot,
-                    value: v,
-                }
+                GStmt::Let { var: slot, value: v }
             }
             StmtKind::Require(e) => {
                 self.effect_allowed(s, scope, "require")?;
@@ -668,8 +531,7 @@ impl Compiler {
             return Some(());
         }
         self.error(
-            Diagnostic::error(s.span, format!("`{what}` belongs in a move or a rule"))
-                .label("not allowed here"),
+            Diagnostic::error(s.span, format!("`{what}` belongs in a move or a rule")).label("not allowed here"),
         );
         None
     }
@@ -709,11 +571,8 @@ impl Compiler {
         if ty == want {
             return Some(x);
         }
-        let mut d = Diagnostic::error(
-            e.span,
-            format!("expected {}, found {}", want.word(), ty.word()),
-        )
-        .label(format!("this is {}", ty.word()));
+        let mut d = Diagnostic::error(e.span, format!("expected {}, found {}", want.word(), ty.word()))
+            .label(format!("this is {}", ty.word()));
         if want == Type::Int && ty == Type::Site {
             d = d.help("to use the counters in a site, write `count(...)`");
         } else if want == Type::Bool && ty == Type::Int {
@@ -740,27 +599,21 @@ impl Compiler {
                     Type::Bool,
                 ))
             }
-            ExprKind::Unary(UnOp::Neg, x) => Some((
-                GExpr::Neg(Box::new(self.expect(x, Type::Int, scope)?)),
-                Type::Int,
-            )),
+            ExprKind::Unary(UnOp::Neg, x) => Some((GExpr::Neg(Box::new(self.expect(x, Type::Int, scope)?)), Type::Int)),
             ExprKind::Binary(op, a, b) => self.binary(e, *op, a, b, scope),
-            ExprKind::Is(x, kind) => Some((
-                GExpr::IsKind(Box::new(self.expect(x, Type::Site, scope)?), *kind),
-                Type::Bool,
-            )),
+            ExprKind::Is(x, kind) => {
+                Some((GExpr::IsKind(Box::new(self.expect(x, Type::Site, scope)?), *kind), Type::Bool))
+            }
             ExprKind::Every(kind, owner) => {
                 let k = kind_index(*kind);
                 match owner {
-                    None => Some((
-                        GExpr::Const(Value::Set(self.game.kind_sets[k][self.game.players.len()])),
-                        Type::Set,
-                    )),
+                    None => {
+                        Some((GExpr::Const(Value::Set(self.game.kind_sets[k][self.game.players.len()])), Type::Set))
+                    }
                     Some(o) => match self.expect(o, Type::Player, scope)? {
-                        GExpr::Const(Value::Player(p)) => Some((
-                            GExpr::Const(Value::Set(self.game.kind_sets[k][p as usize])),
-                            Type::Set,
-                        )),
+                        GExpr::Const(Value::Player(p)) => {
+                            Some((GExpr::Const(Value::Set(self.game.kind_sets[k][p as usize])), Type::Set))
+                        }
                         x => Some((GExpr::KindSet(*kind, Box::new(x)), Type::Set)),
                     },
                 }
@@ -768,23 +621,12 @@ impl Compiler {
             ExprKind::Quant(q, var, domain, body) => {
                 let dom = self.domain(domain, scope);
                 let mark = scope.mark();
-                let ty = if matches!(**domain, Domain::Players(_)) {
-                    Type::Player
-                } else {
-                    Type::Int
-                };
+                let ty = if matches!(**domain, Domain::Players(_)) { Type::Player } else { Type::Int };
                 let slot = scope.bind(&var.name, ty);
-                let want = if *q == Quant::Sum {
-                    Type::Int
-                } else {
-                    Type::Bool
-                };
+                let want = if *q == Quant::Sum { Type::Int } else { Type::Bool };
                 let body = self.expect(body, want, scope);
                 scope.reset(mark);
-                Some((
-                    GExpr::Quant(*q, slot, Box::new(dom?), Box::new(body?)),
-                    want,
-                ))
+                Some((GExpr::Quant(*q, slot, Box::new(dom?), Box::new(body?)), want))
             }
         }
     }
@@ -794,18 +636,10 @@ impl Compiler {
             return Some((GExpr::Local(*slot), *ty));
         }
         let builtin = match n.name.as_str() {
-            "mover" => Some((
-                Builtin::Mover,
-                Type::Player,
-                scope.ctx.play,
-                "in a move, a rule, `avoid`, `end` or `then`",
-            )),
-            "last" => Some((
-                Builtin::Last,
-                Type::Site,
-                scope.ctx.play,
-                "after a sowing, in a move or a rule",
-            )),
+            "mover" => {
+                Some((Builtin::Mover, Type::Player, scope.ctx.play, "in a move, a rule, `avoid`, `end` or `then`"))
+            }
+            "last" => Some((Builtin::Last, Type::Site, scope.ctx.play, "after a sowing, in a move or a rule")),
             "next" => Some((
                 Builtin::Next,
                 Type::Player,
@@ -815,20 +649,14 @@ impl Compiler {
             "ply" => Some((Builtin::Ply, Type::Int, true, "")),
             "last-colour" => {
                 self.need_colours(n.span, "`last-colour`");
-                Some((
-                    Builtin::LastColour,
-                    Type::Player,
-                    scope.ctx.play,
-                    "after a sowing, in a move or a rule",
-                ))
+                Some((Builtin::LastColour, Type::Player, scope.ctx.play, "after a sowing, in a move or a rule"))
             }
             _ => None,
         };
         if let Some((b, ty, ok, where_)) = builtin {
             if !ok {
                 self.error(
-                    Diagnostic::error(n.span, format!("`{}` is only known {where_}", n.name))
-                        .label("not known here"),
+                    Diagnostic::error(n.span, format!("`{}` is only known {where_}", n.name)).label("not known here"),
                 );
                 return None;
             }
@@ -836,21 +664,14 @@ impl Compiler {
         }
         if n.name == "it" {
             self.error(
-                Diagnostic::error(
-                    n.span,
-                    "`it` is only known in a `skip` clause, where it is the site being passed",
-                )
-                .label("not known here"),
+                Diagnostic::error(n.span, "`it` is only known in a `skip` clause, where it is the site being passed")
+                    .label("not known here"),
             );
             return None;
         }
         match self.globals.get(&n.name).map(|g| g.0.clone()) {
             Some(Global::Option(v)) => {
-                let ty = if matches!(v, Value::Bool(_)) {
-                    Type::Bool
-                } else {
-                    Type::Int
-                };
+                let ty = if matches!(v, Value::Bool(_)) { Type::Bool } else { Type::Int };
                 Some((GExpr::Const(v), ty))
             }
             Some(Global::Player(p)) => Some((GExpr::Const(Value::Player(p)), Type::Player)),
@@ -861,20 +682,14 @@ impl Compiler {
                 self.error(
                     Diagnostic::error(n.span, format!("`{}` is a family; name one member", n.name))
                         .label("which one?")
-                        .help(format!(
-                            "e.g. `{0}[1]`, `{0}[mover]` or a run `{0}[1..3]`",
-                            n.name
-                        )),
+                        .help(format!("e.g. `{0}[1]`, `{0}[mover]` or a run `{0}[1..3]`", n.name)),
                 );
                 None
             }
             Some(other) => {
                 self.error(
-                    Diagnostic::error(
-                        n.span,
-                        format!("`{}` is {}, which has no value here", n.name, other.word()),
-                    )
-                    .label("not a value"),
+                    Diagnostic::error(n.span, format!("`{}` is {}, which has no value here", n.name, other.word()))
+                        .label("not a value"),
                 );
                 None
             }
@@ -898,49 +713,32 @@ impl Compiler {
         match (g, arg) {
             (Some(Global::SiteFamily(f)), IndexArg::Range(a, b)) => {
                 let (lo, hi) = self.const_range(a, b, &[])?;
-                let keys: Vec<i64> = if lo <= hi {
-                    (lo..=hi).collect()
-                } else {
-                    (hi..=lo).rev().collect()
-                };
+                let keys: Vec<i64> = if lo <= hi { (lo..=hi).collect() } else { (hi..=lo).rev().collect() };
                 let span = a.span.to(b.span);
-                let sites: Vec<u16> = keys
-                    .into_iter()
-                    .filter_map(|k| self.family_member(f, Value::Int(k), span))
-                    .collect();
+                let sites: Vec<u16> =
+                    keys.into_iter().filter_map(|k| self.family_member(f, Value::Int(k), span)).collect();
                 let id = self.intern_set(sites);
                 Some((GExpr::Const(Value::Set(id)), Type::Set))
             }
             (Some(Global::SiteFamily(f)), IndexArg::Single(ix)) => {
                 let (x, _) = self.expr(ix, scope)?;
                 match x {
-                    GExpr::Const(key) => Some((
-                        GExpr::Const(Value::Site(self.family_member(f, key, ix.span)?)),
-                        Type::Site,
-                    )),
-                    x => Some((
-                        GExpr::Family(self.family_table(&n.name)?, Box::new(x)),
-                        Type::Site,
-                    )),
+                    GExpr::Const(key) => {
+                        Some((GExpr::Const(Value::Site(self.family_member(f, key, ix.span)?)), Type::Site))
+                    }
+                    x => Some((GExpr::Family(self.family_table(&n.name)?, Box::new(x)), Type::Site)),
                 }
             }
             (Some(Global::TrackFamily(f)), IndexArg::Single(ix)) => {
                 let (x, _) = self.expr(ix, scope)?;
                 match x {
-                    GExpr::Const(key) => match self.track_families[f as usize]
-                        .1
-                        .iter()
-                        .find(|(k, _)| *k == key)
-                    {
+                    GExpr::Const(key) => match self.track_families[f as usize].1.iter().find(|(k, _)| *k == key) {
                         Some((_, t)) => Some((GExpr::Const(Value::Track(*t)), Type::Track)),
                         None => {
                             self.error(
                                 Diagnostic::error(
                                     ix.span,
-                                    format!(
-                                        "track family `{}` has no member for this index",
-                                        n.name
-                                    ),
+                                    format!("track family `{}` has no member for this index", n.name),
                                 )
                                 .label("no such track"),
                             );
@@ -950,54 +748,35 @@ impl Compiler {
                     x => {
                         let np = self.game.players.len();
                         let missing: Vec<String> = (0..np as u8)
-                            .filter(|p| {
-                                !self.track_families[f as usize]
-                                    .1
-                                    .iter()
-                                    .any(|(k, _)| *k == Value::Player(*p))
-                            })
+                            .filter(|p| !self.track_families[f as usize].1.iter().any(|(k, _)| *k == Value::Player(*p)))
                             .map(|p| self.game.players[p as usize].clone())
                             .collect();
                         if !missing.is_empty()
-                            && self.track_families[f as usize]
-                                .1
-                                .iter()
-                                .all(|(k, _)| matches!(k, Value::Player(_)))
+                            && self.track_families[f as usize].1.iter().all(|(k, _)| matches!(k, Value::Player(_)))
                         {
                             self.error(
                                 Diagnostic::error(
                                     ix.span,
-                                    format!(
-                                        "track family `{}` has no track for {}",
-                                        n.name,
-                                        missing.join(", ")
-                                    ),
+                                    format!("track family `{}` has no track for {}", n.name, missing.join(", ")),
                                 )
                                 .label("may be any player")
                                 .help(format!("declare `track {}[{}] ...`", n.name, missing[0])),
                             );
                         }
-                        Some((
-                            GExpr::Family(self.family_table(&n.name)?, Box::new(x)),
-                            Type::Track,
-                        ))
+                        Some((GExpr::Family(self.family_table(&n.name)?, Box::new(x)), Type::Track))
                     }
                 }
             }
             (Some(Global::TrackFamily(_)), IndexArg::Range(a, b)) => {
                 self.error(
-                    Diagnostic::error(a.span.to(b.span), "a run of tracks has no meaning")
-                        .label("name one track"),
+                    Diagnostic::error(a.span.to(b.span), "a run of tracks has no meaning").label("name one track"),
                 );
                 None
             }
             (Some(other), _) => {
                 self.error(
-                    Diagnostic::error(
-                        n.span,
-                        format!("`{}` is {}, not a family", n.name, other.word()),
-                    )
-                    .label("cannot be indexed"),
+                    Diagnostic::error(n.span, format!("`{}` is {}, not a family", n.name, other.word()))
+                        .label("cannot be indexed"),
                 );
                 None
             }
@@ -1005,9 +784,7 @@ impl Compiler {
                 let names = self
                     .globals
                     .iter()
-                    .filter(|(_, (g, _))| {
-                        matches!(g, Global::SiteFamily(_) | Global::TrackFamily(_))
-                    })
+                    .filter(|(_, (g, _))| matches!(g, Global::SiteFamily(_) | Global::TrackFamily(_)))
                     .map(|(k, _)| k.clone())
                     .collect();
                 self.unknown(n, "family", names);
@@ -1017,11 +794,7 @@ impl Compiler {
     }
 
     fn family_table(&mut self, name: &str) -> Option<u16> {
-        self.game
-            .families
-            .iter()
-            .position(|f| f.name == name)
-            .map(|i| i as u16)
+        self.game.families.iter().position(|f| f.name == name).map(|i| i as u16)
     }
 
     fn call(&mut self, e: &Expr, f: &Ident, args: &[Expr], scope: &mut Scope) -> Option<Typed> {
@@ -1061,19 +834,13 @@ impl Compiler {
                 if !arity(self, 1) {
                     return None;
                 }
-                Some((
-                    GExpr::Index(boxed(self.expect(&args[0], Type::Site, scope)?)),
-                    Type::Int,
-                ))
+                Some((GExpr::Index(boxed(self.expect(&args[0], Type::Site, scope)?)), Type::Int))
             }
             "owner" => {
                 if !arity(self, 1) {
                     return None;
                 }
-                Some((
-                    GExpr::Owner(boxed(self.expect(&args[0], Type::Site, scope)?)),
-                    Type::Player,
-                ))
+                Some((GExpr::Owner(boxed(self.expect(&args[0], Type::Site, scope)?)), Type::Player))
             }
             "store" | "reserve" | "pit" => {
                 if !arity(self, 1) {
@@ -1094,32 +861,22 @@ impl Compiler {
                     self.error(
                         Diagnostic::error(
                             e.span,
-                            format!(
-                                "`{}(p)` needs every player to own exactly one {}",
-                                f.name,
-                                kind.word()
-                            ),
+                            format!("`{}(p)` needs every player to own exactly one {}", f.name, kind.word()),
                         )
                         .label(format!(
                             "{} own{} none or several",
                             lacking.join(", "),
                             if lacking.len() == 1 { "s" } else { "" }
                         ))
-                        .help(format!(
-                            "declare e.g. `{} X owner {}`",
-                            kind.word(),
-                            lacking[0]
-                        )),
+                        .help(format!("declare e.g. `{} X owner {}`", kind.word(), lacking[0])),
                     );
                     return None;
                 }
                 Some((
                     match p {
-                        GExpr::Const(Value::Player(pl)) => GExpr::Const(
-                            self.game.owned[k][pl as usize]
-                                .map(Value::Site)
-                                .unwrap_or(Value::None),
-                        ),
+                        GExpr::Const(Value::Player(pl)) => {
+                            GExpr::Const(self.game.owned[k][pl as usize].map(Value::Site).unwrap_or(Value::None))
+                        }
                         p => GExpr::OwnedSite(kind, boxed(p)),
                     },
                     Type::Site,
@@ -1132,14 +889,7 @@ impl Compiler {
                 let a = self.expect(&args[0], Type::Int, scope);
                 let b = self.expect(&args[1], Type::Int, scope);
                 let (a, b) = (boxed(a?), boxed(b?));
-                Some((
-                    if f.name == "min" {
-                        GExpr::Min(a, b)
-                    } else {
-                        GExpr::Max(a, b)
-                    },
-                    Type::Int,
-                ))
+                Some((if f.name == "min" { GExpr::Min(a, b) } else { GExpr::Max(a, b) }, Type::Int))
             }
             "can-move" => {
                 if !arity(self, 1) {
@@ -1147,46 +897,32 @@ impl Compiler {
                 }
                 if !scope.ctx.after {
                     self.error(
-                        Diagnostic::error(
-                            e.span,
-                            "`can-move` is only known in `avoid`, `end` and `then`",
-                        )
-                        .label("not known here"),
+                        Diagnostic::error(e.span, "`can-move` is only known in `avoid`, `end` and `then`")
+                            .label("not known here"),
                     );
                     return None;
                 }
-                Some((
-                    GExpr::CanMove(boxed(self.expect(&args[0], Type::Player, scope)?)),
-                    Type::Bool,
-                ))
+                Some((GExpr::CanMove(boxed(self.expect(&args[0], Type::Player, scope)?)), Type::Bool))
             }
             name => match self.globals.get(name).map(|g| g.0.clone()) {
                 Some(Global::Relation(r)) => {
                     if !arity(self, 1) {
                         return None;
                     }
-                    Some((
-                        GExpr::Relation(r, boxed(self.expect(&args[0], Type::Site, scope)?)),
-                        Type::Site,
-                    ))
+                    Some((GExpr::Relation(r, boxed(self.expect(&args[0], Type::Site, scope)?)), Type::Site))
                 }
                 Some(other) => {
                     self.error(
-                        Diagnostic::error(
-                            f.span,
-                            format!("`{name}` is {}, not a function", other.word()),
-                        )
-                        .label("cannot be called"),
+                        Diagnostic::error(f.span, format!("`{name}` is {}, not a function", other.word()))
+                            .label("cannot be called"),
                     );
                     None
                 }
                 None => {
-                    let mut names: Vec<String> = [
-                        "count", "owner", "store", "reserve", "pit", "min", "max", "can-move",
-                        "index",
-                    ]
-                    .map(String::from)
-                    .to_vec();
+                    let mut names: Vec<String> =
+                        ["count", "owner", "store", "reserve", "pit", "min", "max", "can-move", "index"]
+                            .map(String::from)
+                            .to_vec();
                     names.extend(
                         self.globals
                             .iter()
@@ -1200,14 +936,7 @@ impl Compiler {
         }
     }
 
-    fn binary(
-        &mut self,
-        e: &Expr,
-        op: BinOp,
-        a: &Expr,
-        b: &Expr,
-        scope: &mut Scope,
-    ) -> Option<Typed> {
+    fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr, scope: &mut Scope) -> Option<Typed> {
         match op {
             BinOp::And | BinOp::Or => {
                 let x = self.expect(a, Type::Bool, scope);
@@ -1219,9 +948,7 @@ impl Compiler {
                     match (&x, &y) {
                         (GExpr::Const(Value::Bool(c)), _) if *c == and => y,
                         (_, GExpr::Const(Value::Bool(c))) if *c == and => x,
-                        (GExpr::Const(Value::Bool(c)), _) | (_, GExpr::Const(Value::Bool(c)))
-                            if *c != and =>
-                        {
+                        (GExpr::Const(Value::Bool(c)), _) | (_, GExpr::Const(Value::Bool(c))) if *c != and => {
                             GExpr::Const(Value::Bool(*c))
                         }
                         _ => GExpr::Bin(op, Box::new(x), Box::new(y)),
@@ -1236,12 +963,9 @@ impl Compiler {
                 if tx != ty {
                     let _ = e;
                     self.error(
-                        Diagnostic::error(
-                            a.span,
-                            format!("cannot compare {} with {}", tx.word(), ty.word()),
-                        )
-                        .label(format!("this is {}", tx.word()))
-                        .note(b.span, format!("this is {}", ty.word())),
+                        Diagnostic::error(a.span, format!("cannot compare {} with {}", tx.word(), ty.word()))
+                            .label(format!("this is {}", tx.word()))
+                            .note(b.span, format!("this is {}", ty.word())),
                     );
                     return None;
                 }
@@ -1251,11 +975,8 @@ impl Compiler {
                 let x = self.expect(a, Type::Int, scope);
                 let y = self.expect(b, Type::Int, scope);
                 let (x, y) = (x?, y?);
-                let ty = if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) {
-                    Type::Bool
-                } else {
-                    Type::Int
-                };
+                let ty =
+                    if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) { Type::Bool } else { Type::Int };
                 if let (GExpr::Const(Value::Int(_)), GExpr::Const(Value::Int(0))) = (&x, &y)
                     && matches!(op, BinOp::Div | BinOp::Mod)
                 {
@@ -1286,9 +1007,7 @@ fn needs_trial(s: &g::Stmt) -> bool {
         // track; see `precheck` for the common case that needs no trial.
         GStmt::Sow { .. } => true,
         GStmt::Take { amount, .. } => amount.is_some(),
-        GStmt::If {
-            then, otherwise, ..
-        } => then.iter().chain(otherwise).any(needs_trial),
+        GStmt::If { then, otherwise, .. } => then.iter().chain(otherwise).any(needs_trial),
         GStmt::For { body, .. } => body.iter().any(needs_trial),
         _ => false,
     }
@@ -1300,19 +1019,11 @@ fn needs_trial(s: &g::Stmt) -> bool {
 /// how many leading statements the check covers.
 fn precheck(body: &[g::Stmt], params: &[Param], tracks: &[g::Track]) -> (Option<usize>, usize) {
     if let Some(g::Stmt {
-        kind:
-            GStmt::Sow {
-                amount: None,
-                source: GExpr::Local(slot),
-                track: GExpr::Const(Value::Track(t)),
-                ..
-            },
+        kind: GStmt::Sow { amount: None, source: GExpr::Local(slot), track: GExpr::Const(Value::Track(t)), .. },
         ..
     }) = body.first()
         && tracks[*t as usize].cyclic
-        && let Some(i) = params
-            .iter()
-            .position(|p| p.slot == *slot && matches!(p.domain, GDomain::Set(_)))
+        && let Some(i) = params.iter().position(|p| p.slot == *slot && matches!(p.domain, GDomain::Set(_)))
     {
         return (Some(i), 1);
     }

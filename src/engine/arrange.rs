@@ -57,13 +57,7 @@ impl Unrank {
         let mut c = [0; MAX_COLOURS];
         c[..counts.len()].copy_from_slice(counts);
         let left = counts.iter().map(|&k| k as u128).sum();
-        Some(Unrank {
-            counts: c,
-            colours: counts.len(),
-            left,
-            total,
-            rank,
-        })
+        Some(Unrank { counts: c, colours: counts.len(), left, total, rank })
     }
 
     /// The colour of the next counter, or `None` when all are placed.

@@ -286,29 +286,17 @@ pub struct Family {
 
 impl Game {
     pub fn site_by_name(&self, name: &str) -> Option<SiteId> {
-        self.sites
-            .iter()
-            .position(|s| s.name == name)
-            .map(|i| i as SiteId)
+        self.sites.iter().position(|s| s.name == name).map(|i| i as SiteId)
     }
     pub fn player_by_name(&self, name: &str) -> Option<PlayerId> {
-        self.players
-            .iter()
-            .position(|s| s == name)
-            .map(|i| i as PlayerId)
+        self.players.iter().position(|s| s == name).map(|i| i as PlayerId)
     }
     pub fn option(&self, name: &str) -> Option<Value> {
-        self.options
-            .iter()
-            .find(|o| o.name == name)
-            .map(|o| o.value)
+        self.options.iter().find(|o| o.name == name).map(|o| o.value)
     }
     /// The option values that differ from their defaults, as `name=value`.
     pub fn option_settings(&self) -> BTreeMap<String, String> {
-        self.options
-            .iter()
-            .map(|o| (o.name.clone(), value_text(o.value)))
-            .collect()
+        self.options.iter().map(|o| (o.name.clone(), value_text(o.value))).collect()
     }
 }
 

@@ -29,11 +29,7 @@ pub struct Move {
 
 impl Move {
     /// The move a player makes when stuck and the rules say pass.
-    pub const PASS: Move = Move {
-        def: u16::MAX,
-        args: [0; 4],
-        order: 0,
-    };
+    pub const PASS: Move = Move { def: u16::MAX, args: [0; 4], order: 0 };
     pub fn is_pass(&self) -> bool {
         self.def == u16::MAX
     }
@@ -99,16 +95,7 @@ struct Frame {
 
 impl Frame {
     fn new(mover: PlayerId) -> Frame {
-        Frame {
-            mover,
-            next: mover,
-            last: None,
-            last_colour: None,
-            again: false,
-            end: false,
-            enter: None,
-            order: 0,
-        }
+        Frame { mover, next: mover, last: None, last_colour: None, again: false, end: false, enter: None, order: 0 }
     }
 }
 
@@ -199,12 +186,7 @@ impl Engine {
             pos: Position {
                 counts: vec![0; n],
                 vars: vec![Value::None; game.state.len()],
-                turn: Turn {
-                    to_move: 0,
-                    phase: 0,
-                    ply: 0,
-                    ended: false,
-                },
+                turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false },
             },
             undo_counts: Vec::with_capacity(n * 256),
             undo_vars: Vec::with_capacity(game.state.len() * 256),
@@ -231,9 +213,7 @@ impl Engine {
         if c == 1 {
             return self.pos.counts[s as usize];
         }
-        self.pos.counts[s as usize * c..(s as usize + 1) * c]
-            .iter()
-            .sum()
+        self.pos.counts[s as usize * c..(s as usize + 1) * c].iter().sum()
     }
 
     /// Counters of one colour (a player's) in a site.
@@ -242,11 +222,7 @@ impl Engine {
         if c == 1 {
             return self.pos.counts[s as usize];
         }
-        self.pos
-            .counts
-            .get(s as usize * c + colour as usize)
-            .copied()
-            .unwrap_or(0)
+        self.pos.counts.get(s as usize * c + colour as usize).copied().unwrap_or(0)
     }
 
     /// Replaces the position (a position set from text). Like a move, the
@@ -377,9 +353,7 @@ impl Engine {
     pub fn sample_move(&mut self, rng: &mut impl Rng) -> Res<Option<Move>> {
         if !self.game.avoids.is_empty() {
             let mut buf = self.take_scratch();
-            let r = self
-                .legal_moves(&mut buf)
-                .map(|_| (!buf.is_empty()).then(|| buf[rng.gen_range(0..buf.len())]));
+            let r = self.legal_moves(&mut buf).map(|_| (!buf.is_empty()).then(|| buf[rng.gen_range(0..buf.len())]));
             self.give_scratch(buf);
             return r;
         }
@@ -389,11 +363,7 @@ impl Engine {
         }
         let me = self.pos.turn.to_move;
         // Within u64 the draw is the same as picking from a list of the moves.
-        let k = if n <= u64::MAX as u128 {
-            rng.gen_range(0..n as u64) as u128
-        } else {
-            rng.gen_range(0..n)
-        };
+        let k = if n <= u64::MAX as u128 { rng.gen_range(0..n as u64) as u128 } else { rng.gen_range(0..n) };
         let mut sink = Sink::Pick(k, None);
         self.raw(me, &mut sink)?;
         match sink {
@@ -428,10 +398,7 @@ impl Engine {
         }
         let mut groups = Vec::new();
         self.groups(&mut groups)?;
-        Ok(groups
-            .iter()
-            .map(|&(m, n)| (self.group_name(m), n))
-            .collect())
+        Ok(groups.iter().map(|&(m, n)| (self.group_name(m), n)).collect())
     }
 
     /// The legal move that has this name; `None` if none has. A move with an
@@ -458,17 +425,11 @@ impl Engine {
             let Some((prefix, suffix)) = self.order_frame(mv) else {
                 continue;
             };
-            let Some(middle) = name
-                .strip_prefix(prefix.as_str())
-                .and_then(|r| r.strip_suffix(suffix.as_str()))
-            else {
+            let Some(middle) = name.strip_prefix(prefix.as_str()).and_then(|r| r.strip_suffix(suffix.as_str())) else {
                 continue;
             };
             let letters = &self.game.colour_letters;
-            let seq: Option<Vec<usize>> = middle
-                .chars()
-                .map(|ch| letters.iter().position(|&l| l == ch))
-                .collect();
+            let seq: Option<Vec<usize>> = middle.chars().map(|ch| letters.iter().position(|&l| l == ch)).collect();
             let Some(seq) = seq else { continue };
             let counts = self.order_counts(mv)?;
             if let Some(r) = arrange::rank(&counts.1[..counts.0], seq) {
@@ -530,9 +491,7 @@ impl Engine {
         self.depth += 1;
         if self.depth > 64 {
             self.depth -= 1;
-            return Err(Halt::Error(
-                "rules recurse too deeply while looking for legal moves".into(),
-            ));
+            return Err(Halt::Error("rules recurse too deeply while looking for legal moves".into()));
         }
         let g = self.game.clone();
         let phase = self.pos.turn.phase;
@@ -542,11 +501,7 @@ impl Engine {
                 continue;
             }
             let f = Frame::new(p);
-            let mut mv = Move {
-                def: d as u16,
-                args: [0; 4],
-                order: 0,
-            };
+            let mut mv = Move { def: d as u16, args: [0; 4], order: 0 };
             r = self.enumerate(def, 0, &mut mv, &f, sink);
             if r.is_err() || sink.done() {
                 break;
@@ -577,9 +532,7 @@ impl Engine {
                 }
             }
             if r >= MAX_LISTED {
-                return Err(Halt::Error(format!(
-                    "more than {MAX_LISTED} orders of colours to try one by one"
-                )));
+                return Err(Halt::Error(format!("more than {MAX_LISTED} orders of colours to try one by one")));
             }
         }
         Ok(())
@@ -605,14 +558,7 @@ impl Engine {
         Ok(ok)
     }
 
-    fn enumerate(
-        &mut self,
-        def: &MoveDef,
-        i: usize,
-        mv: &mut Move,
-        f: &Frame,
-        sink: &mut Sink,
-    ) -> Res<()> {
+    fn enumerate(&mut self, def: &MoveDef, i: usize, mv: &mut Move, f: &Frame, sink: &mut Sink) -> Res<()> {
         if i == def.params.len() {
             return self.leaf(def, *mv, f, 1, sink);
         }
@@ -732,10 +678,8 @@ impl Engine {
         let mut f = Frame::new(mover);
         f.order = mv.order;
         if !mv.is_pass() {
-            let def = g
-                .moves
-                .get(mv.def as usize)
-                .ok_or_else(|| Halt::Error(format!("no move declaration {}", mv.def)))?;
+            let def =
+                g.moves.get(mv.def as usize).ok_or_else(|| Halt::Error(format!("no move declaration {}", mv.def)))?;
             self.bind_params(def, def.params.len(), &mv);
             self.run(&def.body, &mut f)?;
         }
@@ -794,10 +738,7 @@ impl Engine {
         }
         let scores = self.scores()?;
         let best = scores.iter().copied().max().unwrap_or(0);
-        let winners = (0..scores.len())
-            .filter(|&i| scores[i] == best)
-            .map(|i| i as PlayerId)
-            .collect();
+        let winners = (0..scores.len()).filter(|&i| scores[i] == best).map(|i| i as PlayerId).collect();
         Ok(Some(Outcome { scores, winners }))
     }
 
@@ -829,14 +770,7 @@ impl Engine {
 
     fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
         match &s.kind {
-            StmtKind::Sow {
-                amount,
-                source,
-                track,
-                it,
-                ordered,
-                skips,
-            } => {
+            StmtKind::Sow { amount, source, track, it, ordered, skips } => {
                 let src = self.eval(source, f)?.site()?;
                 let t = self.eval(track, f)?.track()?;
                 let have = self.site_count(src);
@@ -860,10 +794,7 @@ impl Engine {
                 }
                 let rank = if *ordered { f.order } else { 0 };
                 let mut colours = arrange::Unrank::new(&lifted[..k], rank).ok_or_else(|| {
-                    Halt::Error(format!(
-                        "no order {rank} of the counters in `{}`",
-                        self.game.sites[src as usize].name
-                    ))
+                    Halt::Error(format!("no order {rank} of the counters in `{}`", self.game.sites[src as usize].name))
                 })?;
                 for (c, &m) in lifted.iter().enumerate().take(k) {
                     self.add(src, c, -(m as i32));
@@ -874,9 +805,7 @@ impl Engine {
                 if len == 0 {
                     return Err(Halt::Error(format!("track `{}` has no sites", track.name)));
                 }
-                let mut pos: isize = track.position[src as usize]
-                    .map(|p| p as isize)
-                    .unwrap_or(-1);
+                let mut pos: isize = track.position[src as usize].map(|p| p as isize).unwrap_or(-1);
                 let mut left = n;
                 let mut idle = 0;
                 while left > 0 {
@@ -917,12 +846,7 @@ impl Engine {
                 }
                 Ok(())
             }
-            StmtKind::Take {
-                amount,
-                colour,
-                from,
-                to,
-            } => {
+            StmtKind::Take { amount, colour, from, to } => {
                 let dst = self.eval(to, f)?.site()?;
                 let src = self.eval(from, f)?;
                 let colour = match colour {
@@ -934,11 +858,7 @@ impl Engine {
                         let n = self.eval(a, f)?.int()?;
                         let s = src.site()?;
                         let c = colour.unwrap_or(0);
-                        let have = if colour.is_some() {
-                            self.colour_count(s, c as u8)
-                        } else {
-                            self.site_count(s)
-                        };
+                        let have = if colour.is_some() { self.colour_count(s, c as u8) } else { self.site_count(s) };
                         if n < 0 || n > have as i64 {
                             return Err(Halt::Illegal);
                         }
@@ -965,16 +885,10 @@ impl Engine {
                 }
                 Ok(())
             }
-            StmtKind::Put {
-                amount,
-                colour,
-                target,
-            } => {
+            StmtKind::Put { amount, colour, target } => {
                 let n = self.eval(amount, f)?.int()?;
                 if !(0..=1_000_000).contains(&n) {
-                    return Err(Halt::Error(format!(
-                        "`put` of {n} counters: must be 0 to 1000000"
-                    )));
+                    return Err(Halt::Error(format!("`put` of {n} counters: must be 0 to 1000000")));
                 }
                 let colour = match colour {
                     Some(c) => self.eval(c, f)?.player()? as usize,
@@ -984,19 +898,13 @@ impl Engine {
                 for k in 0..self.set_len(t)? {
                     let s = self.set_item(t, k)?;
                     if self.total_counters() + n > MAX_COUNT as i64 {
-                        return Err(Halt::Error(format!(
-                            "`put` would make more than {MAX_COUNT} counters in all"
-                        )));
+                        return Err(Halt::Error(format!("`put` would make more than {MAX_COUNT} counters in all")));
                     }
                     self.add(s, colour, n as i32);
                 }
                 Ok(())
             }
-            StmtKind::If {
-                cond,
-                then,
-                otherwise,
-            } => {
+            StmtKind::If { cond, then, otherwise } => {
                 if self.eval(cond, f)?.truthy() {
                     self.run(then, f)
                 } else {
@@ -1088,18 +996,14 @@ impl Engine {
                 Builtin::Last => match f.last {
                     Some(s) => Value::Site(s),
                     None => {
-                        return Err(Halt::Error(
-                            "`last` is used before any sowing of this move".into(),
-                        ));
+                        return Err(Halt::Error("`last` is used before any sowing of this move".into()));
                     }
                 },
                 Builtin::Ply => Value::Int(self.pos.turn.ply as i64),
                 Builtin::LastColour => match f.last_colour {
                     Some(c) => Value::Player(c),
                     None => {
-                        return Err(Halt::Error(
-                            "`last-colour` is used before any sowing of this move".into(),
-                        ));
+                        return Err(Halt::Error("`last-colour` is used before any sowing of this move".into()));
                     }
                 },
             },
@@ -1115,12 +1019,7 @@ impl Engine {
                 };
                 match v {
                     Value::Site(s) => Value::Int(one(self, s)),
-                    Value::Set(set) => Value::Int(
-                        self.game.sets[set as usize]
-                            .iter()
-                            .map(|&s| one(self, s))
-                            .sum(),
-                    ),
+                    Value::Set(set) => Value::Int(self.game.sets[set as usize].iter().map(|&s| one(self, s)).sum()),
                     other => return Err(type_halt("a site", other)),
                 }
             }
@@ -1139,10 +1038,7 @@ impl Engine {
             }
             Expr::Owner(x) => {
                 let s = self.eval(x, f)?.site()?;
-                self.game.sites[s as usize]
-                    .owner
-                    .map(Value::Player)
-                    .unwrap_or(Value::None)
+                self.game.sites[s as usize].owner.map(Value::Player).unwrap_or(Value::None)
             }
             Expr::OwnedSite(kind, p) => {
                 let p = self.eval(p, f)?.player()?;
@@ -1151,12 +1047,7 @@ impl Engine {
                     SiteKind::Store => 1,
                     SiteKind::Reserve => 2,
                 };
-                self.game.owned[k]
-                    .get(p as usize)
-                    .copied()
-                    .flatten()
-                    .map(Value::Site)
-                    .unwrap_or(Value::None)
+                self.game.owned[k].get(p as usize).copied().flatten().map(Value::Site).unwrap_or(Value::None)
             }
             Expr::Relation(r, x) => {
                 let s = self.eval(x, f)?.site()?;
@@ -1200,14 +1091,10 @@ impl Engine {
             Expr::Bin(op, a, b) => {
                 match op {
                     BinOp::And => {
-                        return Ok(Value::Bool(
-                            self.eval(a, f)?.truthy() && self.eval(b, f)?.truthy(),
-                        ));
+                        return Ok(Value::Bool(self.eval(a, f)?.truthy() && self.eval(b, f)?.truthy()));
                     }
                     BinOp::Or => {
-                        return Ok(Value::Bool(
-                            self.eval(a, f)?.truthy() || self.eval(b, f)?.truthy(),
-                        ));
+                        return Ok(Value::Bool(self.eval(a, f)?.truthy() || self.eval(b, f)?.truthy()));
                     }
                     _ => {}
                 }
@@ -1253,11 +1140,7 @@ impl Engine {
                 let mut any = false;
                 let mut all = true;
                 for v in items.0..=items.1 {
-                    self.locals[*slot as usize] = if items.2 == 0 {
-                        Value::Player(v as u8)
-                    } else {
-                        Value::Int(v)
-                    };
+                    self.locals[*slot as usize] = if items.2 == 0 { Value::Player(v as u8) } else { Value::Int(v) };
                     let r = self.eval(body, f)?;
                     match q {
                         Quant::Sum => acc = acc.saturating_add(r.int()?),
@@ -1302,31 +1185,22 @@ impl Engine {
     }
 
     fn has_order(&self, mv: Move) -> bool {
-        self.game.moves.get(mv.def as usize).is_some_and(|d| {
-            d.params
-                .iter()
-                .any(|p| matches!(p.domain, Domain::Arrangements(_)))
-        })
+        self.game
+            .moves
+            .get(mv.def as usize)
+            .is_some_and(|d| d.params.iter().any(|p| matches!(p.domain, Domain::Arrangements(_))))
     }
 
     /// The counts of colours an arrangement choice of `mv` orders.
     fn order_counts(&mut self, mv: Move) -> Res<(usize, [u32; arrange::MAX_COLOURS])> {
         let g = self.game.clone();
         let def = &g.moves[mv.def as usize];
-        let Some(p) = def
-            .params
-            .iter()
-            .find(|p| matches!(p.domain, Domain::Arrangements(_)))
-        else {
+        let Some(p) = def.params.iter().find(|p| matches!(p.domain, Domain::Arrangements(_))) else {
             return Ok((0, [0; arrange::MAX_COLOURS]));
         };
-        let Domain::Arrangements(site) = &p.domain else {
-            unreachable!()
-        };
+        let Domain::Arrangements(site) = &p.domain else { unreachable!() };
         self.bind_params(def, def.params.len(), &mv);
-        let s = self
-            .eval(site, &Frame::new(self.pos.turn.to_move))?
-            .site()?;
+        let s = self.eval(site, &Frame::new(self.pos.turn.to_move))?.site()?;
         Ok(self.colours_of(s))
     }
 
@@ -1334,7 +1208,9 @@ impl Engine {
     fn order_frame(&mut self, mv: Move) -> Option<(String, String)> {
         let g = self.game.clone();
         let def = g.moves.get(mv.def as usize)?;
-        let at = def.template.iter().position(|t| matches!(t, TemplatePart::Param(i) if matches!(def.params[*i].domain, Domain::Arrangements(_))))?;
+        let at = def.template.iter().position(
+            |t| matches!(t, TemplatePart::Param(i) if matches!(def.params[*i].domain, Domain::Arrangements(_))),
+        )?;
         let render = |parts: &[TemplatePart]| {
             let mut s = String::new();
             for part in parts {
@@ -1360,9 +1236,7 @@ impl Engine {
         for part in &def.template {
             match part {
                 TemplatePart::Text(t) => s.push_str(t),
-                TemplatePart::Param(i)
-                    if matches!(def.params[*i].domain, Domain::Arrangements(_)) =>
-                {
+                TemplatePart::Param(i) if matches!(def.params[*i].domain, Domain::Arrangements(_)) => {
                     if with_order {
                         s.push_str(&self.order_text(mv));
                     }
@@ -1417,9 +1291,7 @@ const MAX_RANGE: i64 = 100_000;
 
 fn check_range(lo: i64, hi: i64) -> Res<()> {
     if hi.saturating_sub(lo) >= MAX_RANGE {
-        return Err(Halt::Error(format!(
-            "the range {lo}..{hi} has more than {MAX_RANGE} values"
-        )));
+        return Err(Halt::Error(format!("the range {lo}..{hi} has more than {MAX_RANGE} values")));
     }
     Ok(())
 }

@@ -64,11 +64,7 @@ pub struct OptionDecl {
 #[derive(Debug, Clone)]
 pub enum VariantItem {
     Use(Ident),
-    Set {
-        name: Ident,
-        value: Literal,
-        value_span: Span,
-    },
+    Set { name: Ident, value: Literal, value_span: Span },
 }
 
 #[derive(Debug, Clone)]

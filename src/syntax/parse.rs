@@ -36,8 +36,7 @@ pub fn parse(text: &str, file: u16) -> Result<File, Diagnostic> {
     check_limits(text, file)?;
     // A bound on the parser's work, so that no input can make it run for long.
     pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
-    let mut pairs =
-        RulesParser::parse(Rule::file, text).map_err(|e| syntax_error(e, text, file))?;
+    let mut pairs = RulesParser::parse(Rule::file, text).map_err(|e| syntax_error(e, text, file))?;
     let top = pairs.next().expect("the file rule always yields one pair");
     let l = Lower { file };
     let mut items = Vec::new();
@@ -61,10 +60,7 @@ fn check_limits(text: &str, file: u16) -> Result<(), Diagnostic> {
     if text.len() > MAX_BYTES {
         return Err(Diagnostic::error(
             Span::new(file, 0, 0),
-            format!(
-                "the file is {} bytes; a rule file may have at most {MAX_BYTES}",
-                text.len()
-            ),
+            format!("the file is {} bytes; a rule file may have at most {MAX_BYTES}", text.len()),
         )
         .label("too large"));
     }
@@ -111,23 +107,15 @@ fn rule_name(rule: &Rule) -> String {
         Rule::boolean => "`true` or `false`".into(),
         Rule::string => "a quoted string".into(),
         Rule::literal => "a number, `true` or `false`".into(),
-        Rule::expr
-        | Rule::primary
-        | Rule::paren
-        | Rule::call
-        | Rule::indexed
-        | Rule::quantifier
-        | Rule::kind_set => "an expression".into(),
+        Rule::expr | Rule::primary | Rule::paren | Rule::call | Rule::indexed | Rule::quantifier | Rule::kind_set => {
+            "an expression".into()
+        }
         Rule::EOI => "the end of the file".into(),
         Rule::item => "a declaration (game, option, players, pit, track, move, rule, ...)".into(),
         Rule::stmt => "a statement (sow, take, put, if, for, let, require, again, end game)".into(),
         Rule::op_or | Rule::op_and => "`and` or `or`".into(),
-        Rule::op_eq | Rule::op_ne | Rule::op_le | Rule::op_ge | Rule::op_lt | Rule::op_gt => {
-            "a comparison".into()
-        }
-        Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div | Rule::op_mod => {
-            "an operator".into()
-        }
+        Rule::op_eq | Rule::op_ne | Rule::op_le | Rule::op_ge | Rule::op_lt | Rule::op_gt => "a comparison".into(),
+        Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div | Rule::op_mod => "an operator".into(),
         Rule::is_kind => "`is`".into(),
         Rule::op_not => "`not`".into(),
         Rule::site_kind => "`pit`, `store` or `reserve`".into(),
@@ -143,17 +131,8 @@ fn rule_name(rule: &Rule) -> String {
 /// Folds the many keywords that can start a statement, a declaration or an
 /// operator into those words, so that a syntax error lists a few choices.
 fn group(name: String) -> String {
-    const STATEMENTS: &[&str] = &[
-        "`sow`",
-        "`take`",
-        "`put`",
-        "`if`",
-        "`for`",
-        "`let`",
-        "`require`",
-        "`again`",
-        "`enter`",
-    ];
+    const STATEMENTS: &[&str] =
+        &["`sow`", "`take`", "`put`", "`if`", "`for`", "`let`", "`require`", "`again`", "`enter`"];
     const DECLARATIONS: &[&str] = &[
         "`game`",
         "`extends`",
@@ -174,14 +153,7 @@ fn group(name: String) -> String {
         "`counters`",
         "`state`",
     ];
-    const OPERATORS: &[&str] = &[
-        "`and` or `or`",
-        "`and`",
-        "`or`",
-        "`is`",
-        "a comparison",
-        "an operator",
-    ];
+    const OPERATORS: &[&str] = &["`and` or `or`", "`and`", "`or`", "`is`", "a comparison", "an operator"];
     if STATEMENTS.contains(&name.as_str()) {
         "a statement".into()
     } else if DECLARATIONS.contains(&name.as_str()) {
@@ -228,26 +200,19 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
     let rest = &text[pos.min(text.len())..];
     let len = match rest.chars().next() {
         None => 0,
-        Some(c) if c.is_alphanumeric() || c == '_' => rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-            .unwrap_or(rest.len()),
+        Some(c) if c.is_alphanumeric() || c == '_' => {
+            rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).unwrap_or(rest.len())
+        }
         Some(c) => c.len_utf8(),
     };
-    let found = if len == 0 {
-        "the end of the file".to_string()
-    } else {
-        format!("`{}`", &rest[..len])
-    };
+    let found = if len == 0 { "the end of the file".to_string() } else { format!("`{}`", &rest[..len]) };
     let (message, label) = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
             let raw: Vec<String> = positives.iter().map(rule_name).collect();
             // `end` starts a declaration at the top level and a statement in a
             // block; `set` is a statement, or an item of a variant. An
             // ambiguous word joins the group whose other words are expected.
-            let present = |g: &str| {
-                raw.iter()
-                    .any(|n| n != "`end`" && n != "`set`" && group(n.clone()) == g)
-            };
+            let present = |g: &str| raw.iter().any(|n| n != "`end`" && n != "`set`" && group(n.clone()) == g);
             let (top_level, in_block) = (present("a declaration"), present("a statement"));
             let mut names: Vec<String> = raw
                 .into_iter()
@@ -262,28 +227,18 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
             names.dedup();
             let list = match names.len() {
                 1 => names[0].clone(),
-                _ => format!(
-                    "{} or {}",
-                    names[..names.len() - 1].join(", "),
-                    names[names.len() - 1]
-                ),
+                _ => format!("{} or {}", names[..names.len() - 1].join(", "), names[names.len() - 1]),
             };
-            (
-                format!("syntax error: expected {list}, found {found}"),
-                format!("expected {list}"),
-            )
+            (format!("syntax error: expected {list}, found {found}"), format!("expected {list}"))
         }
-        ErrorVariant::ParsingError { .. } => (
-            format!("syntax error: unexpected {found}"),
-            "unexpected here".to_string(),
-        ),
+        ErrorVariant::ParsingError { .. } => {
+            (format!("syntax error: unexpected {found}"), "unexpected here".to_string())
+        }
         ErrorVariant::CustomError { message } if message.contains("call limit") => (
             "this file is too complex to parse (the parser's work limit was reached)".to_string(),
             "the parser gave up here".to_string(),
         ),
-        ErrorVariant::CustomError { message } => {
-            (format!("syntax error: {message}"), message.clone())
-        }
+        ErrorVariant::CustomError { message } => (format!("syntax error: {message}"), message.clone()),
     };
     let mut d = Diagnostic::error(Span::new(file, pos, pos + len), message).label(label);
     if rest.starts_with("//") {
@@ -292,9 +247,7 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
         d = d.help("to compare, write `==`");
     } else if let Some(open) = unclosed_brace(text, pos).filter(|_| !rest.starts_with('}')) {
         let (line, col) = crate::diagnostics::line_col(text, open);
-        d = d.help(format!(
-            "is a `}}` missing? the `{{` at line {line}, column {col} is still open here"
-        ));
+        d = d.help(format!("is a `}}` missing? the `{{` at line {line}, column {col} is still open here"));
     }
     d
 }
@@ -313,30 +266,20 @@ impl Lower {
     }
 
     fn ident(&self, p: Pair<Rule>) -> Ident {
-        Ident {
-            name: p.as_str().to_string(),
-            span: self.span(&p),
-        }
+        Ident { name: p.as_str().to_string(), span: self.span(&p) }
     }
 
     fn string(&self, p: Pair<Rule>) -> Str {
         let s = p.as_str();
-        Str {
-            value: s[1..s.len() - 1].to_string(),
-            span: self.span(&p),
-        }
+        Str { value: s[1..s.len() - 1].to_string(), span: self.span(&p) }
     }
 
     fn int(&self, p: &Pair<Rule>) -> R<i64> {
-        p.as_str()
-            .parse::<i64>()
-            .ok()
-            .filter(|v| *v <= i32::MAX as i64)
-            .ok_or_else(|| {
-                Diagnostic::error(self.span(p), "number too large")
-                    .label("at most 2147483647")
-                    .help("counts and options are whole numbers below 2^31")
-            })
+        p.as_str().parse::<i64>().ok().filter(|v| *v <= i32::MAX as i64).ok_or_else(|| {
+            Diagnostic::error(self.span(p), "number too large")
+                .label("at most 2147483647")
+                .help("counts and options are whole numbers below 2^31")
+        })
     }
 
     fn literal(&self, p: Pair<Rule>) -> R<Literal> {
@@ -379,14 +322,7 @@ impl Lower {
                         _ => {}
                     }
                 }
-                Item::Option(OptionDecl {
-                    name,
-                    default,
-                    default_span,
-                    range,
-                    doc,
-                    span,
-                })
+                Item::Option(OptionDecl { name, default, default_span, range, doc, span })
             }
             Rule::variant_decl => {
                 let name = self.ident(it.next().unwrap());
@@ -395,29 +331,18 @@ impl Lower {
                 for c in it {
                     match c.as_rule() {
                         Rule::string => doc = Some(self.string(c)),
-                        Rule::variant_use => {
-                            items.push(VariantItem::Use(self.ident(c.into_inner().nth(1).unwrap())))
-                        }
+                        Rule::variant_use => items.push(VariantItem::Use(self.ident(c.into_inner().nth(1).unwrap()))),
                         Rule::variant_set => {
                             let mut s = c.into_inner().skip(1);
                             let name = self.ident(s.next().unwrap());
                             let lit = s.next().unwrap();
                             let value_span = self.span(&lit);
-                            items.push(VariantItem::Set {
-                                name,
-                                value: self.literal(lit)?,
-                                value_span,
-                            });
+                            items.push(VariantItem::Set { name, value: self.literal(lit)?, value_span });
                         }
                         _ => {}
                     }
                 }
-                Item::Variant(VariantDecl {
-                    name,
-                    doc,
-                    items,
-                    span,
-                })
+                Item::Variant(VariantDecl { name, doc, items, span })
             }
             Rule::counters_decl => Item::Counters(span),
             Rule::state_decl => {
@@ -431,17 +356,8 @@ impl Lower {
                 if inner.as_rule() == Rule::players_first {
                     let mut f = inner.into_inner().filter(|c| !is_keyword(c.as_rule()));
                     let n = self.expr(f.next().unwrap())?;
-                    let names = f
-                        .map(|i| NamePattern {
-                            name: self.ident(i),
-                            range: None,
-                        })
-                        .collect();
-                    return Ok(Item::Players(PlayersDecl {
-                        names,
-                        first: Some(n),
-                        span,
-                    }));
+                    let names = f.map(|i| NamePattern { name: self.ident(i), range: None }).collect();
+                    return Ok(Item::Players(PlayersDecl { names, first: Some(n), span }));
                 }
                 for c in std::iter::once(inner).chain(it) {
                     let mut parts = c.into_inner();
@@ -452,11 +368,7 @@ impl Lower {
                     };
                     names.push(NamePattern { name, range });
                 }
-                Item::Players(PlayersDecl {
-                    names,
-                    first: None,
-                    span,
-                })
+                Item::Players(PlayersDecl { names, first: None, span })
             }
             Rule::site_decl => {
                 let kind = self.site_kind(it.next().unwrap());
@@ -465,18 +377,11 @@ impl Lower {
                 for c in it {
                     match c.as_rule() {
                         Rule::decl_name => names.push(self.decl_name(c)?),
-                        Rule::owner_attr => {
-                            owner = Some(self.expr(c.into_inner().nth(1).unwrap())?)
-                        }
+                        Rule::owner_attr => owner = Some(self.expr(c.into_inner().nth(1).unwrap())?),
                         _ => {}
                     }
                 }
-                Item::Site(SiteDecl {
-                    kind,
-                    names,
-                    owner,
-                    span,
-                })
+                Item::Site(SiteDecl { kind, names, owner, span })
             }
             Rule::relation_decl => {
                 let name = self.ident(it.next().unwrap());
@@ -495,13 +400,7 @@ impl Lower {
                         }
                         None => None,
                     };
-                    pairs.push(RelationPair {
-                        from,
-                        both_ways,
-                        to,
-                        each,
-                        span: ps,
-                    });
+                    pairs.push(RelationPair { from, both_ways, to, each, span: ps });
                 }
                 Item::Relation(RelationDecl { name, pairs, span })
             }
@@ -509,21 +408,13 @@ impl Lower {
                 let name = self.decl_name(it.next().unwrap())?;
                 let cyclic = it.next().unwrap().as_str() == "cyclic";
                 let items = it.map(|c| self.track_item(c)).collect::<R<Vec<_>>>()?;
-                Item::Track(TrackDecl {
-                    name,
-                    cyclic,
-                    items,
-                    span,
-                })
+                Item::Track(TrackDecl { name, cyclic, items, span })
             }
             Rule::layout_decl => {
                 let mut rows = Vec::new();
                 for row in it {
                     let mut cells = Vec::new();
-                    for cell in row
-                        .into_inner()
-                        .filter(|c| c.as_rule() == Rule::layout_cell)
-                    {
+                    for cell in row.into_inner().filter(|c| c.as_rule() == Rule::layout_cell) {
                         let inner = cell.into_inner().next().unwrap();
                         cells.push(match inner.as_rule() {
                             Rule::blank_cell => None,
@@ -537,13 +428,7 @@ impl Lower {
             Rule::setup_decl => Item::Setup(self.block(it.next().unwrap())?),
             Rule::phase_decl => {
                 let name = self.ident(it.next().unwrap());
-                let mut ph = PhaseDecl {
-                    name,
-                    moves: vec![],
-                    rules: vec![],
-                    transitions: vec![],
-                    span,
-                };
+                let mut ph = PhaseDecl { name, moves: vec![], rules: vec![], transitions: vec![], span };
                 for c in it {
                     match c.as_rule() {
                         Rule::move_decl => ph.moves.push(self.move_decl(c)?),
@@ -571,20 +456,11 @@ impl Lower {
                     Some(b) => self.block(b)?.stmts,
                     None => vec![],
                 };
-                Item::End(EndDecl {
-                    name,
-                    cond,
-                    body,
-                    span,
-                })
+                Item::End(EndDecl { name, cond, body, span })
             }
             Rule::stuck_decl => {
                 let a = it.next().unwrap();
-                let action = if a.as_str() == "pass" {
-                    StuckAction::Pass
-                } else {
-                    StuckAction::End
-                };
+                let action = if a.as_str() == "pass" { StuckAction::Pass } else { StuckAction::End };
                 Item::Stuck(StuckDecl { action, span })
             }
             Rule::score_decl => {
@@ -600,13 +476,7 @@ impl Lower {
         let span = self.span(&p);
         let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
         let name = self.ident(it.next().unwrap());
-        let mut m = MoveDecl {
-            name,
-            template: None,
-            choices: vec![],
-            body: vec![],
-            span,
-        };
+        let mut m = MoveDecl { name, template: None, choices: vec![], body: vec![], span };
         for c in it {
             match c.as_rule() {
                 Rule::string => m.template = Some(self.string(c)),
@@ -617,9 +487,7 @@ impl Lower {
                     let d = parts.next().unwrap().into_inner().next().unwrap();
                     let domain = match d.as_rule() {
                         Rule::domain_players => ChoiceDomain::Players(self.span(&d)),
-                        Rule::arrangements => {
-                            ChoiceDomain::Arrangements(self.expr(d.into_inner().nth(1).unwrap())?)
-                        }
+                        Rule::arrangements => ChoiceDomain::Arrangements(self.expr(d.into_inner().nth(1).unwrap())?),
                         _ => match self.index_arg(d)? {
                             IndexArg::Range(a, b) => ChoiceDomain::Range(a, b),
                             IndexArg::Single(e) => ChoiceDomain::Set(e),
@@ -629,12 +497,7 @@ impl Lower {
                         Some(f) => Some(self.expr(f)?),
                         None => None,
                     };
-                    m.choices.push(Choose {
-                        var,
-                        domain,
-                        filter,
-                        span: cs,
-                    });
+                    m.choices.push(Choose { var, domain, filter, span: cs });
                 }
                 _ => m.body.push(self.stmt(c)?),
             }
@@ -655,12 +518,7 @@ impl Lower {
                 _ => {}
             }
         }
-        Ok(RuleDecl {
-            name,
-            after,
-            body,
-            span,
-        })
+        Ok(RuleDecl { name, after, body, span })
     }
 
     fn site_kind(&self, p: Pair<Rule>) -> SiteKind {
@@ -681,13 +539,8 @@ impl Lower {
                 let mut parts = spec.into_inner().filter(|c| !is_keyword(c.as_rule()));
                 let first = parts.next().unwrap();
                 Some(match first.as_rule() {
-                    Rule::ident => IndexSpec::Domain(
-                        Some(self.ident(first)),
-                        self.domain(parts.next().unwrap())?,
-                    ),
-                    Rule::domain_players => {
-                        IndexSpec::Domain(None, Domain::Players(self.span(&first)))
-                    }
+                    Rule::ident => IndexSpec::Domain(Some(self.ident(first)), self.domain(parts.next().unwrap())?),
+                    Rule::domain_players => IndexSpec::Domain(None, Domain::Players(self.span(&first))),
                     _ => match self.index_arg(first)? {
                         IndexArg::Range(a, b) => IndexSpec::Domain(None, Domain::Range(a, b)),
                         IndexArg::Single(e) => IndexSpec::Single(e),
@@ -712,10 +565,7 @@ impl Lower {
 
     fn range(&self, p: Pair<Rule>) -> R<(Expr, Expr)> {
         let mut it = p.into_inner();
-        Ok((
-            self.expr(it.next().unwrap())?,
-            self.expr(it.next().unwrap())?,
-        ))
+        Ok((self.expr(it.next().unwrap())?, self.expr(it.next().unwrap())?))
     }
 
     fn site_ref(&self, p: Pair<Rule>) -> R<SiteRef> {
@@ -752,55 +602,33 @@ impl Lower {
 
     fn block(&self, p: Pair<Rule>) -> R<Block> {
         let span = self.span(&p);
-        let stmts = p
-            .into_inner()
-            .map(|s| self.stmt(s))
-            .collect::<R<Vec<_>>>()?;
+        let stmts = p.into_inner().map(|s| self.stmt(s)).collect::<R<Vec<_>>>()?;
         Ok(Block { stmts, span })
     }
 
     fn stmt(&self, p: Pair<Rule>) -> R<Stmt> {
         let span = self.span(&p);
         let rule = p.as_rule();
-        let mut it = p
-            .into_inner()
-            .filter(|c| !is_keyword(c.as_rule()))
-            .peekable();
+        let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule())).peekable();
         let kind = match rule {
             Rule::sow_stmt => {
                 let amount = match it.peek().map(|c| c.as_rule()) {
-                    Some(Rule::sow_amount) => {
-                        Some(self.expr(it.next().unwrap().into_inner().next().unwrap())?)
-                    }
+                    Some(Rule::sow_amount) => Some(self.expr(it.next().unwrap().into_inner().next().unwrap())?),
                     _ => None,
                 };
                 let source = self.expr(it.next().unwrap())?;
                 let track = self.expr(it.next().unwrap())?;
                 let order = match it.peek().map(|c| c.as_rule()) {
-                    Some(Rule::order_clause) => {
-                        Some(self.expr(it.next().unwrap().into_inner().nth(2).unwrap())?)
-                    }
+                    Some(Rule::order_clause) => Some(self.expr(it.next().unwrap().into_inner().nth(2).unwrap())?),
                     _ => None,
                 };
-                let skips = it
-                    .map(|s| self.expr(s.into_inner().nth(1).unwrap()))
-                    .collect::<R<Vec<_>>>()?;
-                StmtKind::Sow {
-                    amount,
-                    source,
-                    track,
-                    order,
-                    skips,
-                }
+                let skips = it.map(|s| self.expr(s.into_inner().nth(1).unwrap())).collect::<R<Vec<_>>>()?;
+                StmtKind::Sow { amount, source, track, order, skips }
             }
             Rule::take_stmt => {
                 let (mut amount, mut colour) = (None, None);
                 if it.peek().map(|c| c.as_rule()) == Some(Rule::take_amount) {
-                    let mut a = it
-                        .next()
-                        .unwrap()
-                        .into_inner()
-                        .filter(|c| !is_keyword(c.as_rule()));
+                    let mut a = it.next().unwrap().into_inner().filter(|c| !is_keyword(c.as_rule()));
                     amount = Some(self.expr(a.next().unwrap())?);
                     if let Some(of) = a.next() {
                         colour = Some(self.expr(of.into_inner().nth(1).unwrap())?);
@@ -808,34 +636,20 @@ impl Lower {
                 }
                 let from = self.expr(it.next().unwrap())?;
                 let to = self.expr(it.next().unwrap())?;
-                StmtKind::Take {
-                    amount,
-                    colour,
-                    from,
-                    to,
-                }
+                StmtKind::Take { amount, colour, from, to }
             }
             Rule::put_stmt => {
                 let amount = self.expr(it.next().unwrap())?;
                 let colour = match it.peek().map(|c| c.as_rule()) {
-                    Some(Rule::of_colour) => {
-                        Some(self.expr(it.next().unwrap().into_inner().nth(1).unwrap())?)
-                    }
+                    Some(Rule::of_colour) => Some(self.expr(it.next().unwrap().into_inner().nth(1).unwrap())?),
                     _ => None,
                 };
                 let target = self.expr(it.next().unwrap())?;
-                StmtKind::Put {
-                    amount,
-                    colour,
-                    target,
-                }
+                StmtKind::Put { amount, colour, target }
             }
             Rule::set_stmt => {
                 let var = self.ident(it.next().unwrap());
-                StmtKind::Set {
-                    var,
-                    value: self.expr(it.next().unwrap())?,
-                }
+                StmtKind::Set { var, value: self.expr(it.next().unwrap())? }
             }
             Rule::enter_stmt => StmtKind::Enter(self.ident(it.next().unwrap())),
             Rule::if_stmt => {
@@ -846,11 +660,7 @@ impl Lower {
                     Some(b) => Some(self.block(b)?.stmts),
                     None => None,
                 };
-                StmtKind::If {
-                    cond,
-                    then,
-                    otherwise,
-                }
+                StmtKind::If { cond, then, otherwise }
             }
             Rule::for_stmt => {
                 let var = self.ident(it.next().unwrap());
@@ -860,10 +670,7 @@ impl Lower {
             }
             Rule::let_stmt => {
                 let var = self.ident(it.next().unwrap());
-                StmtKind::Let {
-                    var,
-                    value: self.expr(it.next().unwrap())?,
-                }
+                StmtKind::Let { var, value: self.expr(it.next().unwrap())? }
             }
             Rule::require_stmt => StmtKind::Require(self.expr(it.next().unwrap())?),
             Rule::again_stmt => StmtKind::Again,
@@ -913,25 +720,14 @@ impl Lower {
             .map_prefix(|op, rhs| {
                 let rhs = rhs?;
                 let span = self.span(&op).to(rhs.span);
-                let u = if op.as_rule() == Rule::op_not {
-                    UnOp::Not
-                } else {
-                    UnOp::Neg
-                };
-                Ok(Expr {
-                    kind: ExprKind::Unary(u, Box::new(rhs)),
-                    span,
-                })
+                let u = if op.as_rule() == Rule::op_not { UnOp::Not } else { UnOp::Neg };
+                Ok(Expr { kind: ExprKind::Unary(u, Box::new(rhs)), span })
             })
             .map_postfix(|lhs, op| {
                 let lhs = lhs?;
                 let span = lhs.span.to(self.span(&op));
-                let kind =
-                    self.site_kind(op.into_inner().nth(1).unwrap().into_inner().next().unwrap());
-                Ok(Expr {
-                    kind: ExprKind::Is(Box::new(lhs), kind),
-                    span,
-                })
+                let kind = self.site_kind(op.into_inner().nth(1).unwrap().into_inner().next().unwrap());
+                Ok(Expr { kind: ExprKind::Is(Box::new(lhs), kind), span })
             })
             .map_infix(|lhs, op, rhs| {
                 let (lhs, rhs) = (lhs?, rhs?);
@@ -951,10 +747,7 @@ impl Lower {
                     Rule::op_div => BinOp::Div,
                     _ => BinOp::Mod,
                 };
-                Ok(Expr {
-                    kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)),
-                    span,
-                })
+                Ok(Expr { kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span })
             })
             .parse(p.into_inner())
     }

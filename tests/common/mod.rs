@@ -7,10 +7,7 @@ pub fn session(rules: &str, variants: &[&str], settings: &[(&str, &str)]) -> Ses
     let setup = Setup {
         rules: rules.to_string(),
         variants: variants.iter().map(|v| v.to_string()).collect(),
-        settings: settings
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
+        settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         seed: 0,
     };
     Session::new(setup).unwrap_or_else(|f| panic!("{}", f.render(false)))
@@ -24,21 +21,15 @@ pub fn run(s: &mut Session, line: &str) -> String {
 
 /// Plays a move, which must be legal.
 pub fn play(s: &mut Session, mv: &str) {
-    let legal = s.legal_names();
-    assert!(
-        legal.iter().any(|m| m == mv),
-        "`{mv}` should be legal; legal: {legal:?}"
-    );
+    let found = s.engine().clone().find_move(mv).unwrap();
+    assert!(found.is_some(), "`{mv}` should be legal; legal: {:?}", s.legal_names());
     let reply = run(s, mv);
     assert!(reply.contains(" plays "), "`{mv}` was not played: {reply}");
 }
 
 pub fn count(s: &Session, site: &str) -> i32 {
-    let id = s
-        .game()
-        .site_by_name(site)
-        .unwrap_or_else(|| panic!("no site {site}"));
-    s.engine().position().counts[id as usize]
+    let id = s.game().site_by_name(site).unwrap_or_else(|| panic!("no site {site}"));
+    s.engine().site_count(id)
 }
 
 pub fn counts(s: &Session, sites: &[&str]) -> Vec<i32> {
