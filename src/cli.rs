@@ -122,6 +122,7 @@ pub fn run(cli: Cli) -> i32 {
                 (Some(path), _) => match std::fs::read_to_string(&path)
                     .map_err(|e| format!("cannot read {path}: {e}"))
                     .and_then(|t| Record::from_json(&t))
+                    .map(|r| r.rules_beside(&path))
                     .and_then(|r| Session::from_record(&r))
                 {
                     Ok(s) => s,
@@ -158,8 +159,11 @@ pub fn run(cli: Cli) -> i32 {
 /// comments, copied as they are.
 pub fn scripted(mut s: Session, input: impl BufRead, out: &mut impl Write) -> i32 {
     let _ = write!(out, "{}", s.banner());
-    for line in input.lines() {
+    // Lines that are not UTF-8 are read with replacement characters, so a
+    // stray byte costs one refused command, not the rest of the script.
+    for line in input.split(b'\n') {
         let Ok(line) = line else { break };
+        let line = String::from_utf8_lossy(&line);
         let trimmed = line.trim();
         if trimmed.is_empty() {
             continue;

@@ -36,6 +36,8 @@ pub struct SourceFile {
 #[derive(Debug, Clone, Default)]
 pub struct Sources {
     pub files: Vec<SourceFile>,
+    /// Mistakes found while reading the files that did not stop the reading.
+    pub problems: Vec<Diagnostic>,
 }
 
 impl Sources {
@@ -185,11 +187,23 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
     let mut out = String::new();
     for d in diags {
         let file = d.span.map(|s| s.file).unwrap_or(0);
-        let source = d
+        let mut source = d
             .span
             .and_then(|s| sources.files.get(s.file as usize))
             .map(|f| NamedSource::new(f.name.clone(), f.text.clone()));
         let mut diag = d.clone();
+        // miette cannot draw lines thousands of columns long: such a place
+        // is told by line and column instead.
+        if let Some((span, f)) = d.span.and_then(|s| sources.files.get(s.file as usize).map(|f| (s, f))) {
+            let line_start = f.text[..span.start.min(f.text.len())].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = f.text[line_start..].find('\n').map_or(f.text.len(), |i| line_start + i);
+            if line_end - line_start > MAX_DRAWN_LINE || span.end > line_end + MAX_DRAWN_LINE {
+                let (line, col) = line_col(&f.text, span.start);
+                diag.message = format!("{} ({}:{line}:{col})", diag.message, f.name);
+                diag.span = None;
+                source = None;
+            }
+        }
         // A note in another file (a base rule file) is told in words.
         for n in d.notes.iter().filter(|n| n.span.file != file) {
             if let Some(f) = sources.files.get(n.span.file as usize) {
@@ -208,6 +222,9 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
     }
     out
 }
+
+/// Longest line a diagnostic draws with its source.
+const MAX_DRAWN_LINE: usize = 2000;
 
 /// 1-based line and column of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {

@@ -17,6 +17,10 @@ pub struct Record {
     pub settings: Vec<(String, String)>,
     #[serde(default)]
     pub seed: u64,
+    /// How far the game's random numbers had gone (for `random`), so that a
+    /// loaded game goes on drawing the same numbers as the saved one would.
+    #[serde(default)]
+    pub random_position: u128,
     /// The steps: move names, and positions set from text as the `set`
     /// commands that made them.
     pub moves: Vec<String>,
@@ -25,6 +29,20 @@ pub struct Record {
 impl Record {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+
+    /// The record with its rule file found: as written if it exists from
+    /// here, else relative to the folder of the record file at `path`.
+    pub fn rules_beside(mut self, path: &str) -> Record {
+        let rules = std::path::Path::new(&self.rules);
+        if !rules.exists()
+            && rules.is_relative()
+            && let Some(dir) = std::path::Path::new(path).parent()
+            && dir.join(rules).exists()
+        {
+            self.rules = dir.join(rules).to_string_lossy().into_owned();
+        }
+        self
     }
 
     pub fn from_json(text: &str) -> Result<Record, String> {

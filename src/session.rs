@@ -70,8 +70,9 @@ Commands (a move is typed by its name, as `moves` lists them; `move NAME` works 
   undo [N]         take back the last N steps (default 1); redo [N] makes them again
   new              start a new game with the same rules
   set ASSIGNMENTS  set the position: SITE=N, FAMILY=N,N,... (in index order),
-                   turn=PLAYER, phase=NAME; `clear` first empties every site.
-                   e.g. `set clear s=10,8,6,4,2,5,1,0,0,1 turn=south`
+                   coloured counts as a letter and count per colour (r2b1),
+                   turn=PLAYER, phase=NAME, STATE=VALUE; `clear` first empties
+                   every site. `position` prints the current one in this form.
   position         print the position as a `set` command
   json             print the state as JSON
   save FILE        save the game as a JSON record; load FILE loads one
@@ -105,6 +106,8 @@ impl Session {
         for (i, step) in rec.moves.iter().enumerate() {
             s.replay_step(step).map_err(|e| format!("step {} `{step}` of the record does not fit: {e}", i + 1))?;
         }
+        // The random numbers go on where the saved game left them.
+        s.rng.set_word_pos(rec.random_position);
         Ok(s)
     }
 
@@ -463,7 +466,13 @@ impl Session {
 
     fn set(&mut self, text: &str) -> Result<(), String> {
         let pos = self.parse_position(text)?;
-        self.engine.set_position(pos.clone())?;
+        self.engine.set_position(pos)?;
+        // A position that meets an `end` condition is over, as after a move.
+        if let Err(h) = self.engine.settle() {
+            self.engine.undo();
+            return Err(format!("rule error: {}", halt_text(&h)));
+        }
+        let pos = self.engine.position().clone();
         self.history.push(Step::Set(text.to_string(), pos));
         self.redo.clear();
         Ok(())
@@ -583,6 +592,7 @@ impl Session {
             variants: self.setup.variants.clone(),
             settings: self.setup.settings.clone(),
             seed: self.setup.seed,
+            random_position: self.rng.get_word_pos(),
             moves: self.history.iter().map(|s| self.step_text(s)).collect(),
         }
     }
@@ -605,7 +615,7 @@ impl Session {
             Ok(t) => t,
             Err(e) => return format!("cannot read {path}: {e}\nthe game is unchanged\n"),
         };
-        let loaded = Record::from_json(&text).and_then(|r| Session::from_record(&r));
+        let loaded = Record::from_json(&text).map(|r| r.rules_beside(path)).and_then(|r| Session::from_record(&r));
         match loaded {
             Ok(s) => {
                 let color = self.color;

@@ -132,9 +132,19 @@ fn standard_ends_when_a_side_is_empty_and_banks_what_is_left() {
 }
 
 #[test]
+fn a_position_set_with_an_empty_side_is_over_in_standard() {
+    let mut s = session(K, &["standard"], &[]);
+    set(&mut s, "clear n1=1 S=20 turn=north");
+    assert!(s.legal_names().is_empty());
+    assert_eq!(count(&s, "N"), 1, "north banked its stone");
+}
+
+#[test]
 fn equal_banks_are_a_draw() {
     let mut s = session(K, &["standard"], &[]);
-    set(&mut s, "clear s6=1 S=9 N=10 turn=south");
+    // South's last stone ends in the bank and empties south's side; north
+    // banks its one stone: 10 to 10.
+    set(&mut s, "clear s6=1 n1=1 S=9 N=9 turn=south");
     play(&mut s, "s6");
     let mut e = s.engine().clone();
     let o = e.outcome().unwrap().expect("over");

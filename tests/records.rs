@@ -46,6 +46,7 @@ fn save_and_load_give_back_the_same_game() {
 #[test]
 fn records_that_do_not_fit_are_refused_and_the_game_is_kept() {
     let good = Record {
+        random_position: 0,
         rules: "rules/kalah.mancala".into(),
         variants: vec![],
         settings: vec![],
@@ -76,4 +77,39 @@ fn records_that_do_not_fit_are_refused_and_the_game_is_kept() {
     for text in ["", "{", "[]", "{\"rules\": 3}", "{\"rules\": \"rules/kalah.mancala\", \"moves\": [], \"extra\": 1}"] {
         assert!(Record::from_json(text).is_err(), "{text:?} was accepted");
     }
+}
+
+#[test]
+fn a_loaded_game_draws_the_same_random_moves_as_the_saved_one_would() {
+    let mut s = session("rules/kalah.mancala", &["standard"], &[]);
+    run(&mut s, "random 3");
+    let path = temp("random.json");
+    run(&mut s, &format!("save {}", path.display()));
+    let mut loaded =
+        Session::from_record(&Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap()).unwrap();
+    let a = run(&mut s, "random 2");
+    let b = run(&mut loaded, "random 2");
+    assert_eq!(a, b);
+    assert!(a.contains(" plays "));
+}
+
+#[test]
+fn a_record_finds_its_rule_file_beside_it() {
+    let dir = std::env::temp_dir().join(format!("mancala-beside-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy("rules/cups.mancala", dir.join("my-cups.mancala")).unwrap();
+    let rec = Record {
+        rules: "my-cups.mancala".into(),
+        variants: vec![],
+        settings: vec![],
+        seed: 0,
+        random_position: 0,
+        moves: vec!["r2".into()],
+    };
+    let path = dir.join("game.json");
+    std::fs::write(&path, rec.to_json()).unwrap();
+    let mut s = session("rules/kalah.mancala", &[], &[]);
+    let reply = run(&mut s, &format!("load {}", path.display()));
+    assert!(reply.starts_with("loaded"), "{reply}");
+    assert_eq!(s.game().name, "Cups");
 }

@@ -158,7 +158,7 @@ fn the_game_ends_the_moment_a_player_has_one_bead_in_play() {
 #[test]
 fn moves_are_named_and_found_in_every_form() {
     let mut s = session(R, &[], &[]);
-    set(&mut s, "clear x1=r1b1 x4=r1 x6=g2 turn=red phase=reaping");
+    set(&mut s, "clear x1=r1b1 x4=r1 x5=b2 x6=g2 turn=red phase=reaping");
     let mut e = s.engine().clone();
     let rb = e.find_move("x1 rb").unwrap().expect("explicit order");
     let br = e.find_move("x1 br").unwrap().expect("other order");

@@ -369,6 +369,31 @@ impl Compiler {
         None
     }
 
+    /// The members `lo..hi` of a family (downwards when `hi < lo`), all of
+    /// which must exist: one diagnostic otherwise, before anything is listed.
+    pub(crate) fn family_run(&mut self, f: u16, lo: i64, hi: i64, span: Span) -> Vec<SiteId> {
+        let (name, members) = &self.site_families[f as usize];
+        let ints: Vec<i64> =
+            members.iter().filter_map(|(k, _)| if let Value::Int(i) = k { Some(*i) } else { None }).collect();
+        let (min, max) = (ints.iter().min().copied(), ints.iter().max().copied());
+        let inside = |k: i64| min.is_some_and(|m| k >= m) && max.is_some_and(|m| k <= m);
+        if !inside(lo) || !inside(hi) {
+            let range = match (min, max) {
+                (Some(a), Some(b)) => format!("indexed {a}..{b}"),
+                _ => "indexed by players".to_string(),
+            };
+            let name = name.clone();
+            self.error(
+                Diagnostic::error(span, format!("{lo}..{hi} runs outside `{name}`, which is {range}"))
+                    .label("outside the family")
+                    .help(format!("a run names members of `{name}` that exist")),
+            );
+            return vec![];
+        }
+        let keys: Vec<i64> = if lo <= hi { (lo..=hi).collect() } else { (hi..=lo).rev().collect() };
+        keys.into_iter().filter_map(|k| self.family_member(f, Value::Int(k), span)).collect()
+    }
+
     /// The sites a track or layout item names, in order: `n[pits..1]` runs downwards.
     pub(crate) fn site_run(&mut self, item: &TrackItem) -> Vec<SiteId> {
         match &item.index {
@@ -387,8 +412,7 @@ impl Compiler {
                 let Some((lo, hi)) = self.const_range(a, b, &[]) else {
                     return vec![];
                 };
-                let keys: Vec<i64> = if lo <= hi { (lo..=hi).collect() } else { (hi..=lo).rev().collect() };
-                keys.into_iter().filter_map(|k| self.family_member(f, Value::Int(k), a.span.to(b.span))).collect()
+                self.family_run(f, lo, hi, a.span.to(b.span))
             }
             Some(IndexArg::Single(e)) => self.one_site(&item.name, Some(e), &[]).into_iter().collect(),
             None => self.one_site(&item.name, None, &[]).into_iter().collect(),

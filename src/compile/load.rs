@@ -26,7 +26,8 @@ pub(crate) fn load_text(
     chain: &mut Vec<PathBuf>,
 ) -> Result<Vec<Item>, Vec<Diagnostic>> {
     let file = sources.add(name, text);
-    let ast = parse(text, file).map_err(|d| vec![d])?;
+    let (ast, problems) = parse(text, file).map_err(|d| vec![d])?;
+    sources.problems.extend(problems);
     let mut extends: Option<Str> = None;
     let mut own = Vec::new();
     let mut diags = Vec::new();

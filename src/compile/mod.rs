@@ -171,9 +171,9 @@ pub fn compile_source(name: &str, text: &str, config: &Config) -> Result<Game, F
     compile_items(name, items, sources, config)
 }
 
-fn compile_items(path: &str, items: Vec<ast::Item>, sources: Sources, config: &Config) -> Result<Game, Failure> {
+fn compile_items(path: &str, items: Vec<ast::Item>, mut sources: Sources, config: &Config) -> Result<Game, Failure> {
     let mut c = Compiler {
-        diags: Vec::new(),
+        diags: std::mem::take(&mut sources.problems),
         globals: HashMap::new(),
         game: Game {
             name: String::new(),
@@ -199,6 +199,7 @@ fn compile_items(path: &str, items: Vec<ast::Item>, sources: Sources, config: &C
             phases: vec![],
             layout: None,
             locals: 0,
+            setup_span: None,
             colours: 1,
             colour_letters: vec![],
             state: vec![],
@@ -220,11 +221,11 @@ fn compile_items(path: &str, items: Vec<ast::Item>, sources: Sources, config: &C
 /// Checks a rule file with its defaults and with each of its variants, and
 /// returns every distinct problem found.
 pub fn check_file(path: &str) -> Result<Game, Failure> {
-    let base = compile_file(path, &Config::default())?;
+    let base = compile_file(path, &Config::default()).and_then(setup_runs)?;
     let mut failure: Option<Failure> = None;
     for v in &base.variants {
         let cfg = Config { variants: vec![v.name.clone()], settings: vec![] };
-        if let Err(f) = compile_file(path, &cfg) {
+        if let Err(f) = compile_file(path, &cfg).and_then(setup_runs) {
             match &mut failure {
                 None => failure = Some(f),
                 Some(acc) => {
@@ -240,5 +241,24 @@ pub fn check_file(path: &str) -> Result<Game, Failure> {
     match failure {
         Some(f) => Err(f),
         None => Ok(base),
+    }
+}
+
+/// A compiled game whose `setup` also runs without error.
+fn setup_runs(game: Game) -> Result<Game, Failure> {
+    let game = std::sync::Arc::new(game);
+    match crate::engine::Engine::new(game.clone()) {
+        Ok(_) => Ok(std::sync::Arc::try_unwrap(game).unwrap_or_else(|g| (*g).clone())),
+        Err(h) => {
+            let text = match h {
+                crate::engine::Halt::Illegal => "a statement of it is not possible".to_string(),
+                crate::engine::Halt::Error(e) => e,
+            };
+            let mut d = Diagnostic::global(format!("the setup fails: {text}"));
+            if let Some(span) = game.setup_span {
+                d = Diagnostic::error(span, format!("the setup fails: {text}")).label("when this runs");
+            }
+            Err(Failure { diagnostics: vec![d], sources: game.sources.clone() })
+        }
     }
 }

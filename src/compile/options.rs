@@ -45,6 +45,9 @@ impl Compiler {
                                 .help(format!("write `{hi}..{lo}`")),
                             );
                             false
+                        } else if self.diags.iter().any(|d| d.span == Some(o.default_span)) {
+                            // Already reported (a number too large to read).
+                            false
                         } else if v < lo || v > hi {
                             self.error(
                                 Diagnostic::error(
@@ -221,10 +224,18 @@ impl Compiler {
                         self.unknown(name, "option", names);
                         continue;
                     };
-                    if self.broken_options.contains(&name.name) {
-                        continue;
-                    }
-                    match check_value(*value, decl) {
+                    // An option whose declaration has a mistake is checked for
+                    // the kind of its value only: its range is not to be trusted.
+                    let checked = if self.broken_options.contains(&name.name) {
+                        match (value, decl.default) {
+                            (Literal::Int(_), Literal::Bool(_)) => Err("expected `true` or `false`".to_string()),
+                            (Literal::Bool(_), Literal::Int(_)) => Err("expected a number".to_string()),
+                            _ => continue,
+                        }
+                    } else {
+                        check_value(*value, decl)
+                    };
+                    match checked {
                         Ok(val) => out.push((name.name.clone(), val)),
                         Err(msg) => {
                             let mut d = Diagnostic::error(
@@ -237,7 +248,7 @@ impl Compiler {
                                 ),
                             )
                             .label(msg);
-                            if let Some((_, _, rs)) = decl.range {
+                            if let (Some((_, _, rs)), Literal::Int(_)) = (decl.range, decl.default) {
                                 d = d.note(rs, "allowed range");
                             }
                             self.error(d);
@@ -302,7 +313,9 @@ impl Compiler {
                     }
                 }
             }
-            ExprKind::Unary(UnOp::Neg, x) => Value::Int(-int(self.const_eval_inner(x, env)?, x.span)?),
+            ExprKind::Unary(UnOp::Neg, x) => {
+                Value::Int(int(self.const_eval_inner(x, env)?, x.span)?.checked_neg().ok_or_else(|| too_large(e.span))?)
+            }
             ExprKind::Unary(UnOp::Not, x) => match self.const_eval_inner(x, env)? {
                 Value::Bool(b) => Value::Bool(!b),
                 _ => {
@@ -329,14 +342,14 @@ impl Compiler {
                     _ => {
                         let (x, y) = (int(va, a.span)?, int(vb, b.span)?);
                         match op {
-                            BinOp::Add => Value::Int(x + y),
-                            BinOp::Sub => Value::Int(x - y),
-                            BinOp::Mul => Value::Int(x.saturating_mul(y)),
+                            BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(|| too_large(e.span))?),
+                            BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(|| too_large(e.span))?),
+                            BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(|| too_large(e.span))?),
                             BinOp::Div | BinOp::Mod if y == 0 => {
                                 return Err(Diagnostic::error(b.span, "division by zero").label("is 0 here"));
                             }
-                            BinOp::Div => Value::Int(x.div_euclid(y)),
-                            BinOp::Mod => Value::Int(x.rem_euclid(y)),
+                            BinOp::Div => Value::Int(x.checked_div_euclid(y).ok_or_else(|| too_large(e.span))?),
+                            BinOp::Mod => Value::Int(x.checked_rem_euclid(y).ok_or_else(|| too_large(e.span))?),
                             BinOp::Lt => Value::Bool(x < y),
                             BinOp::Le => Value::Bool(x <= y),
                             BinOp::Gt => Value::Bool(x > y),
@@ -417,4 +430,8 @@ fn parse_setting(text: &str, decl: &OptionDecl) -> Result<Value, String> {
         },
     };
     check_value(lit, decl)
+}
+
+fn too_large(span: Span) -> Diagnostic {
+    Diagnostic::error(span, "this number is too large").label("out of range").help("numbers in rules stay below 2^63")
 }

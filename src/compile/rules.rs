@@ -180,7 +180,8 @@ impl Compiler {
                     Diagnostic::error(m.choices[4].span, "a move chooses at most 4 things").label("a fifth choice"),
                 );
             }
-            let template = self.template(m);
+            let shared = moves.iter().filter(|(_, p)| p == phase).count() > 1;
+            let template = self.template(m, shared);
             let mut body = self.stmts(&m.body, &mut scope);
             let mut locals = scope.max;
             for (after, rbody, rmax) in &compiled_rules {
@@ -203,6 +204,7 @@ impl Compiler {
                 span: m.span,
             });
         }
+        self.distinct_names(&moves);
         // Phase transitions.
         for (i, p) in phases.iter().enumerate() {
             for (to, cond) in &p.transitions {
@@ -252,6 +254,7 @@ impl Compiler {
                     }
                     let mut scope = Scope::new(Ctx { setup: true, ..Default::default() });
                     self.game.setup = self.stmts(&b.stmts, &mut scope);
+                    self.game.setup_span = Some(b.span);
                     self.locals_used(scope.max, b.span);
                 }
                 Item::Avoid(a) => {
@@ -321,11 +324,52 @@ impl Compiler {
         self.game.locals = self.game.locals.max(n.min(MAX_LOCALS));
     }
 
-    fn template(&mut self, m: &MoveDecl) -> Vec<TemplatePart> {
+    /// Reports two kinds of move in one phase whose names have the same shape
+    /// (the same words around choices of the same types): they could name
+    /// different moves alike, and only one of them could be typed.
+    fn distinct_names(&mut self, decls: &[(&MoveDecl, u8)]) {
+        let shape = |d: &MoveDef| {
+            d.template
+                .iter()
+                .map(|p| match p {
+                    TemplatePart::Text(t) => t.clone(),
+                    TemplatePart::Param(i) => match d.params.get(*i).map(|p| &p.domain) {
+                        Some(GDomain::Range(..)) => "{number}".into(),
+                        Some(GDomain::Set(_)) => "{site}".into(),
+                        Some(GDomain::Players) => "{player}".into(),
+                        Some(GDomain::Arrangements(_)) => "{order}".into(),
+                        None => "{?}".into(),
+                    },
+                })
+                .collect::<String>()
+        };
+        let moves = self.game.moves.clone();
+        for (i, a) in moves.iter().enumerate() {
+            // Two declarations of one name are reported as such elsewhere.
+            if let Some(b) = moves[..i].iter().find(|b| b.phase == a.phase && b.name != a.name && shape(b) == shape(a))
+            {
+                let (Some(da), Some(db)) = (decls.get(i), decls.iter().find(|d| d.0.name.name == b.name)) else {
+                    continue;
+                };
+                let at = da.0.template.as_ref().map_or(da.0.name.span, |t| t.span);
+                let first = db.0.template.as_ref().map_or(db.0.name.span, |t| t.span);
+                self.error(
+                    Diagnostic::error(at, format!("moves `{}` and `{}` can have the same name", b.name, a.name))
+                        .label(format!("names shaped `{}`", shape(a)))
+                        .note(first, "this name has the same shape")
+                        .help("put a word in one of the names that tells them apart"),
+                );
+            }
+        }
+    }
+
+    /// A move's name as parts; `shared` when its phase has other kinds of
+    /// move, whose names a default name must not be confused with.
+    fn template(&mut self, m: &MoveDecl, shared: bool) -> Vec<TemplatePart> {
         let Some(t) = &m.template else {
             return match m.choices.len() {
                 0 => vec![TemplatePart::Text(m.name.name.clone())],
-                1 => vec![TemplatePart::Param(0)],
+                1 if !shared => vec![TemplatePart::Param(0)],
                 n => {
                     let mut parts = vec![TemplatePart::Text(m.name.name.clone())];
                     for i in 0..n {
@@ -337,6 +381,7 @@ impl Compiler {
             };
         };
         let mut parts = Vec::new();
+        let mut misspelt = false;
         let mut rest = t.value.as_str();
         let mut offset = t.span.start + 1;
         while let Some(open) = rest.find('{') {
@@ -358,6 +403,7 @@ impl Compiler {
             match m.choices.iter().position(|c| c.var.name == name) {
                 Some(i) => parts.push(TemplatePart::Param(i)),
                 None => {
+                    misspelt = true;
                     let names: Vec<String> = m.choices.iter().map(|c| c.var.name.clone()).collect();
                     self.unknown(&Ident { name: name.to_string(), span }, "choice", names);
                 }
@@ -374,6 +420,20 @@ impl Compiler {
                     .label("empty")
                     .help("e.g. `\"{hole}\"`, filled in with the choices the move makes"),
             );
+        } else if !misspelt {
+            for (i, c) in m.choices.iter().enumerate() {
+                if !parts.iter().any(|p| matches!(p, TemplatePart::Param(j) if *j == i)) {
+                    self.error(
+                        Diagnostic::error(
+                            t.span,
+                            format!("the name of move `{}` leaves out its choice `{}`", m.name.name, c.var.name),
+                        )
+                        .label("moves that differ only in this choice would share this name")
+                        .note(c.var.span, "chosen here")
+                        .help(format!("write `{{{}}}` in the name", c.var.name)),
+                    );
+                }
+            }
         }
         parts
     }
@@ -468,11 +528,22 @@ impl Compiler {
                 let target = self.sites_or_set(target, scope);
                 GStmt::Put { amount: amount?, colour, target: target? }
             }
-            StmtKind::If { cond, then, otherwise } => {
-                let cond = self.expect(cond, Type::Bool, scope);
-                let then = self.stmts(then, scope);
+            StmtKind::If { branches, otherwise } => {
+                let mut out = Vec::new();
+                let mut ok = true;
+                for (cond, then) in branches {
+                    let cond = self.expect(cond, Type::Bool, scope);
+                    let then = self.stmts(then, scope);
+                    match cond {
+                        Some(c) => out.push((c, then)),
+                        None => ok = false,
+                    }
+                }
                 let otherwise = otherwise.as_ref().map(|o| self.stmts(o, scope)).unwrap_or_default();
-                GStmt::If { cond: cond?, then, otherwise }
+                if !ok {
+                    return None;
+                }
+                GStmt::If { branches: out, otherwise }
             }
             StmtKind::For { var, domain, body } => {
                 let dom = self.domain(domain, scope);
@@ -713,10 +784,7 @@ impl Compiler {
         match (g, arg) {
             (Some(Global::SiteFamily(f)), IndexArg::Range(a, b)) => {
                 let (lo, hi) = self.const_range(a, b, &[])?;
-                let keys: Vec<i64> = if lo <= hi { (lo..=hi).collect() } else { (hi..=lo).rev().collect() };
-                let span = a.span.to(b.span);
-                let sites: Vec<u16> =
-                    keys.into_iter().filter_map(|k| self.family_member(f, Value::Int(k), span)).collect();
+                let sites = self.family_run(f, lo, hi, a.span.to(b.span));
                 let id = self.intern_set(sites);
                 Some((GExpr::Const(Value::Set(id)), Type::Set))
             }
@@ -1007,7 +1075,7 @@ fn needs_trial(s: &g::Stmt) -> bool {
         // track; see `precheck` for the common case that needs no trial.
         GStmt::Sow { .. } => true,
         GStmt::Take { amount, .. } => amount.is_some(),
-        GStmt::If { then, otherwise, .. } => then.iter().chain(otherwise).any(needs_trial),
+        GStmt::If { branches, otherwise } => branches.iter().flat_map(|b| &b.1).chain(otherwise).any(needs_trial),
         GStmt::For { body, .. } => body.iter().any(needs_trial),
         _ => false,
     }

@@ -155,9 +155,9 @@ pub enum StmtKind {
         value: Expr,
     },
     Enter(u8),
+    /// The first branch whose condition holds runs, else `otherwise`.
     If {
-        cond: Expr,
-        then: Vec<Stmt>,
+        branches: Vec<(Expr, Vec<Stmt>)>,
         otherwise: Vec<Stmt>,
     },
     For {
@@ -261,6 +261,8 @@ pub struct Game {
     /// Family lookup tables for `name[index]` at run time.
     pub families: Vec<Family>,
     pub setup: Vec<Stmt>,
+    /// Where `setup` is, for reporting a setup that fails.
+    pub setup_span: Option<Span>,
     pub moves: Vec<MoveDef>,
     pub avoids: Vec<(String, Expr)>,
     pub ends: Vec<EndDef>,

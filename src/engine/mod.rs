@@ -158,6 +158,9 @@ pub struct Engine {
     /// Local variables kept aside while `can-move` looks for moves.
     saved_locals: Vec<Value>,
     depth: usize,
+    /// Work left before the rules are stopped as running away: one unit per
+    /// loop step and sowing step, refilled by every public call.
+    fuel: u64,
 }
 
 impl Clone for Engine {
@@ -173,6 +176,7 @@ impl Clone for Engine {
             avoided: vec![],
             saved_locals: vec![],
             depth: 0,
+            fuel: FUEL,
         }
     }
 }
@@ -195,6 +199,7 @@ impl Engine {
             avoided: vec![],
             saved_locals: vec![],
             depth: 0,
+            fuel: FUEL,
             game,
         };
         let g = e.game.clone();
@@ -251,6 +256,23 @@ impl Engine {
         Ok(())
     }
 
+    /// After a position is set from text: if an `end` condition holds, its
+    /// statements run and the game is over, as they would after a move.
+    pub fn settle(&mut self) -> Res<()> {
+        self.fuel = FUEL;
+        let g = self.game.clone();
+        let f = Frame::new(self.pos.turn.to_move);
+        for e in &g.ends {
+            if self.eval(&e.cond, &f)?.truthy() {
+                let mut f = f;
+                self.run(&e.body, &mut f)?;
+                self.pos.turn.ended = true;
+                break;
+            }
+        }
+        Ok(())
+    }
+
     pub fn to_move(&self) -> PlayerId {
         self.pos.turn.to_move
     }
@@ -276,6 +298,7 @@ impl Engine {
     /// Empty exactly when the game is over. Refuses (with an error) to list
     /// more than [`MAX_LISTED`].
     pub fn legal_moves(&mut self, out: &mut Vec<Move>) -> Res<()> {
+        self.fuel = FUEL;
         out.clear();
         if self.pos.turn.ended {
             return Ok(());
@@ -329,6 +352,7 @@ impl Engine {
     /// How many legal moves there are, without listing them when no `avoid`
     /// needs each one tried.
     pub fn count_moves(&mut self) -> Res<u128> {
+        self.fuel = FUEL;
         if self.pos.turn.ended {
             return Ok(0);
         }
@@ -351,6 +375,7 @@ impl Engine {
     /// A legal move drawn uniformly at random, without listing them when no
     /// `avoid` needs each one tried; `None` when the game is over.
     pub fn sample_move(&mut self, rng: &mut impl Rng) -> Res<Option<Move>> {
+        self.fuel = FUEL;
         if !self.game.avoids.is_empty() {
             let mut buf = self.take_scratch();
             let r = self.legal_moves(&mut buf).map(|_| (!buf.is_empty()).then(|| buf[rng.gen_range(0..buf.len())]));
@@ -391,6 +416,7 @@ impl Engine {
     /// A summary of the legal moves: each group's name (the order of colours
     /// left out) and its number of orders.
     pub fn move_summary(&mut self) -> Res<Vec<(String, u128)>> {
+        self.fuel = FUEL;
         if !self.game.avoids.is_empty() {
             let mut buf = Vec::new();
             self.legal_moves(&mut buf)?;
@@ -405,6 +431,7 @@ impl Engine {
     /// order of colours matches its name with the order written out, or
     /// without it, meaning the default order (seat order).
     pub fn find_move(&mut self, name: &str) -> Res<Option<Move>> {
+        self.fuel = FUEL;
         if !self.game.avoids.is_empty() {
             let mut buf = Vec::new();
             self.legal_moves(&mut buf)?;
@@ -571,6 +598,7 @@ impl Engine {
                 let hi = self.eval(b, f)?.int()?;
                 check_range(lo, hi)?;
                 for v in lo..=hi {
+                    self.tick()?;
                     self.bind_params(def, i, mv);
                     self.locals[p.slot as usize] = Value::Int(v);
                     if self.choice_ok(p, f)? {
@@ -586,6 +614,7 @@ impl Engine {
                 let set = self.eval(s, f)?;
                 let n = self.set_len(set)?;
                 for k in 0..n {
+                    self.tick()?;
                     let site = self.set_item(set, k)?;
                     self.bind_params(def, i, mv);
                     self.locals[p.slot as usize] = Value::Site(site);
@@ -629,6 +658,16 @@ impl Engine {
         Ok(())
     }
 
+    fn tick(&mut self) -> Res<()> {
+        if self.fuel == 0 {
+            return Err(Halt::Error(format!(
+                "the rules ran for more than {FUEL} steps in one call: a loop that never ends, or loops nested too deep"
+            )));
+        }
+        self.fuel -= 1;
+        Ok(())
+    }
+
     fn bind_params(&mut self, def: &MoveDef, upto: usize, mv: &Move) {
         for (j, pj) in def.params[..upto].iter().enumerate() {
             self.locals[pj.slot as usize] = arg_value(pj, mv.args[j]);
@@ -657,6 +696,7 @@ impl Engine {
     /// Makes a move, which must be one of [`legal_moves`](Self::legal_moves).
     /// On an error the position is left as it was.
     pub fn apply(&mut self, mv: Move) -> Res<()> {
+        self.fuel = FUEL;
         self.apply_frame(mv).map(|_| ())
     }
 
@@ -744,6 +784,7 @@ impl Engine {
 
     /// Each player's score in the current position.
     pub fn scores(&mut self) -> Res<Vec<i64>> {
+        self.fuel = FUEL;
         let g = self.game.clone();
         let f = Frame::new(self.pos.turn.to_move);
         let mut out = Vec::with_capacity(g.players.len());
@@ -809,6 +850,7 @@ impl Engine {
                 let mut left = n;
                 let mut idle = 0;
                 while left > 0 {
+                    self.tick()?;
                     pos += 1;
                     if pos as usize >= len {
                         if !track.cyclic {
@@ -904,12 +946,13 @@ impl Engine {
                 }
                 Ok(())
             }
-            StmtKind::If { cond, then, otherwise } => {
-                if self.eval(cond, f)?.truthy() {
-                    self.run(then, f)
-                } else {
-                    self.run(otherwise, f)
+            StmtKind::If { branches, otherwise } => {
+                for (cond, then) in branches {
+                    if self.eval(cond, f)?.truthy() {
+                        return self.run(then, f);
+                    }
                 }
+                self.run(otherwise, f)
             }
             StmtKind::For { var, domain, body } => match domain {
                 Domain::Players => {
@@ -923,6 +966,7 @@ impl Engine {
                     let (lo, hi) = (self.eval(a, f)?.int()?, self.eval(b, f)?.int()?);
                     check_range(lo, hi)?;
                     for v in lo..=hi {
+                        self.tick()?;
                         self.locals[*var as usize] = Value::Int(v);
                         self.run(body, f)?;
                     }
@@ -1087,7 +1131,7 @@ impl Engine {
                 }
             }
             Expr::Not(x) => Value::Bool(!self.eval(x, f)?.truthy()),
-            Expr::Neg(x) => Value::Int(-self.eval(x, f)?.int()?),
+            Expr::Neg(x) => Value::Int(self.eval(x, f)?.int()?.checked_neg().ok_or_else(overflow)?),
             Expr::Bin(op, a, b) => {
                 match op {
                     BinOp::And => {
@@ -1112,8 +1156,8 @@ impl Engine {
                             BinOp::Div | BinOp::Mod if y == 0 => {
                                 return Err(Halt::Error("division by zero".into()));
                             }
-                            BinOp::Div => Value::Int(x.div_euclid(y)),
-                            BinOp::Mod => Value::Int(x.rem_euclid(y)),
+                            BinOp::Div => Value::Int(x.checked_div_euclid(y).ok_or_else(overflow)?),
+                            BinOp::Mod => Value::Int(x.checked_rem_euclid(y).ok_or_else(overflow)?),
                             BinOp::Lt => Value::Bool(x < y),
                             BinOp::Le => Value::Bool(x <= y),
                             BinOp::Gt => Value::Bool(x > y),
@@ -1140,6 +1184,7 @@ impl Engine {
                 let mut any = false;
                 let mut all = true;
                 for v in items.0..=items.1 {
+                    self.tick()?;
                     self.locals[*slot as usize] = if items.2 == 0 { Value::Player(v as u8) } else { Value::Int(v) };
                     let r = self.eval(body, f)?;
                     match q {
@@ -1288,6 +1333,13 @@ fn arg_value(p: &Param, a: i32) -> Value {
 const MAX_COUNT: i32 = 100_000_000;
 /// Most values a range in a rule may run over during play.
 const MAX_RANGE: i64 = 100_000;
+
+/// Loop and sowing steps one call of the engine may take.
+const FUEL: u64 = 20_000_000;
+
+fn overflow() -> Halt {
+    Halt::Error("a number in the rules grew too large".into())
+}
 
 fn check_range(lo: i64, hi: i64) -> Res<()> {
     if hi.saturating_sub(lo) >= MAX_RANGE {

@@ -312,9 +312,9 @@ pub enum StmtKind {
         value: Expr,
     },
     Enter(Ident),
+    /// `if C1 { .. } else if C2 { .. } else { .. }`: the branches in order.
     If {
-        cond: Expr,
-        then: Vec<Stmt>,
+        branches: Vec<(Expr, Vec<Stmt>)>,
         otherwise: Option<Vec<Stmt>>,
     },
     For {

@@ -32,20 +32,22 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 
 /// Parses one rule file. `file` is the index of its text in the loaded
 /// sources, carried in every span. A syntax error is one diagnostic.
-pub fn parse(text: &str, file: u16) -> Result<File, Diagnostic> {
+/// Mistakes the parse can step over (a number too large, say) come back
+/// beside the tree, so that checking goes on and reports the rest too.
+pub fn parse(text: &str, file: u16) -> Result<(File, Vec<Diagnostic>), Diagnostic> {
     check_limits(text, file)?;
     // A bound on the parser's work, so that no input can make it run for long.
     pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
     let mut pairs = RulesParser::parse(Rule::file, text).map_err(|e| syntax_error(e, text, file))?;
     let top = pairs.next().expect("the file rule always yields one pair");
-    let l = Lower { file };
+    let l = Lower { file, problems: Default::default() };
     let mut items = Vec::new();
-    for p in top.into_inner() {
+    for p in kids(top) {
         if p.as_rule() != Rule::EOI {
             items.push(l.item(p)?);
         }
     }
-    Ok(File { items })
+    Ok((File { items }, l.problems.into_inner()))
 }
 
 /// Rule files are small; these bounds keep the parser and checker from
@@ -97,6 +99,22 @@ fn check_limits(text: &str, file: u16) -> Result<(), Diagnostic> {
 
 /// The words a syntax error uses for what the parser expected.
 fn rule_name(rule: &Rule) -> String {
+    let punctuation = match rule {
+        Rule::k_colon => Some(":"),
+        Rule::k_assign => Some("="),
+        Rule::k_lbrace | Rule::block => Some("{"),
+        Rule::k_rbrace => Some("}"),
+        Rule::k_lparen => Some("("),
+        Rule::k_rparen => Some(")"),
+        Rule::k_lbracket => Some("["),
+        Rule::k_rbracket => Some("]"),
+        Rule::k_comma => Some(","),
+        Rule::k_dots => Some(".."),
+        _ => None,
+    };
+    if let Some(p) = punctuation {
+        return format!("`{p}`");
+    }
     let s = format!("{rule:?}");
     if let Some(kw) = s.strip_prefix("k_") {
         return format!("`{kw}`");
@@ -165,6 +183,17 @@ fn group(name: String) -> String {
     }
 }
 
+/// Whether the text starts with a word that begins a declaration, or is
+/// the end of the file: met inside a block, a `}` is likely missing.
+fn starts_declaration(rest: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "game", "extends", "option", "variant", "players", "pit", "store", "reserve", "relation", "track", "layout",
+        "setup", "phase", "move", "rule", "avoid", "end", "when", "score", "counters", "state",
+    ];
+    let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '-' || *c == '_').collect();
+    rest.trim().is_empty() || WORDS.contains(&word.as_str())
+}
+
 /// Where the last `{` that is still open before `pos` is, outside comments and strings.
 fn unclosed_brace(text: &str, pos: usize) -> Option<usize> {
     let mut open = Vec::new();
@@ -203,6 +232,12 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
         Some(c) if c.is_alphanumeric() || c == '_' => {
             rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).unwrap_or(rest.len())
         }
+        Some(_) if ["<->", "==", "!=", "<=", ">=", "->", ".."].iter().any(|op| rest.starts_with(op)) => {
+            ["<->", "==", "!=", "<=", ">=", "->", ".."]
+                .iter()
+                .find(|op| rest.starts_with(**op))
+                .map_or(1, |op| op.len())
+        }
         Some(c) => c.len_utf8(),
     };
     let found = if len == 0 { "the end of the file".to_string() } else { format!("`{}`", &rest[..len]) };
@@ -212,14 +247,15 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
             // `end` starts a declaration at the top level and a statement in a
             // block; `set` is a statement, or an item of a variant. An
             // ambiguous word joins the group whose other words are expected.
-            let present = |g: &str| raw.iter().any(|n| n != "`end`" && n != "`set`" && group(n.clone()) == g);
+            let ambiguous = ["`end`", "`set`", "`when`"];
+            let present = |g: &str| raw.iter().any(|n| !ambiguous.contains(&n.as_str()) && group(n.clone()) == g);
             let (top_level, in_block) = (present("a declaration"), present("a statement"));
             let mut names: Vec<String> = raw
                 .into_iter()
                 .map(|n| match n.as_str() {
-                    "`end`" if top_level => "a declaration".into(),
+                    "`end`" | "`when`" if top_level => "a declaration".into(),
                     "`end`" | "`set`" if in_block => "a statement".into(),
-                    "`end`" | "`set`" => n,
+                    "`end`" | "`set`" | "`when`" => n,
                     _ => group(n),
                 })
                 .collect();
@@ -240,12 +276,17 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
         ),
         ErrorVariant::CustomError { message } => (format!("syntax error: {message}"), message.clone()),
     };
+    let wants_assign = message.contains("expected `=`");
     let mut d = Diagnostic::error(Span::new(file, pos, pos + len), message).label(label);
     if rest.starts_with("//") {
         d = d.help("comments start with `#`");
+    } else if rest.starts_with('"') && !rest[1..].split('\n').next().unwrap_or("").contains('"') {
+        d = d.help("a string ends with `\"` on the same line");
     } else if rest.starts_with('=') && !rest.starts_with("==") {
         d = d.help("to compare, write `==`");
-    } else if let Some(open) = unclosed_brace(text, pos).filter(|_| !rest.starts_with('}')) {
+    } else if rest.starts_with("==") && wants_assign {
+        d = d.help("`let`, `set` and options take a single `=`; `==` compares");
+    } else if let Some(open) = unclosed_brace(text, pos).filter(|_| starts_declaration(rest)) {
         let (line, col) = crate::diagnostics::line_col(text, open);
         d = d.help(format!("is a `}}` missing? the `{{` at line {line}, column {col} is still open here"));
     }
@@ -254,6 +295,7 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str, file: u16) -> Diagnosti
 
 struct Lower {
     file: u16,
+    problems: std::cell::RefCell<Vec<Diagnostic>>,
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -275,15 +317,18 @@ impl Lower {
     }
 
     fn int(&self, p: &Pair<Rule>) -> R<i64> {
-        p.as_str().parse::<i64>().ok().filter(|v| *v <= i32::MAX as i64).ok_or_else(|| {
-            Diagnostic::error(self.span(p), "number too large")
-                .label("at most 2147483647")
-                .help("counts and options are whole numbers below 2^31")
-        })
+        Ok(p.as_str().parse::<i64>().ok().filter(|v| *v <= i32::MAX as i64).unwrap_or_else(|| {
+            self.problems.borrow_mut().push(
+                Diagnostic::error(self.span(p), "number too large")
+                    .label("at most 2147483647")
+                    .help("counts and options are whole numbers below 2^31"),
+            );
+            0
+        }))
     }
 
     fn literal(&self, p: Pair<Rule>) -> R<Literal> {
-        let inner = p.into_inner().next().expect("literal has one child");
+        let inner = kids(p).next().expect("literal has one child");
         Ok(match inner.as_rule() {
             Rule::int => Literal::Int(self.int(&inner)?),
             _ => Literal::Bool(inner.as_str() == "true"),
@@ -298,7 +343,7 @@ impl Lower {
         }
         let span = self.span(&p);
         let rule = p.as_rule();
-        let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
+        let mut it = kids(p);
         Ok(match rule {
             Rule::game_decl => Item::Game(self.string(it.next().unwrap())),
             Rule::extends_decl => Item::Extends(self.string(it.next().unwrap())),
@@ -313,7 +358,7 @@ impl Lower {
                     match c.as_rule() {
                         Rule::int_range => {
                             let rs = self.span(&c);
-                            let mut ints = c.into_inner();
+                            let mut ints = kids(c);
                             let lo = self.int(&ints.next().unwrap())?;
                             let hi = self.int(&ints.next().unwrap())?;
                             range = Some((lo, hi, rs));
@@ -331,9 +376,9 @@ impl Lower {
                 for c in it {
                     match c.as_rule() {
                         Rule::string => doc = Some(self.string(c)),
-                        Rule::variant_use => items.push(VariantItem::Use(self.ident(c.into_inner().nth(1).unwrap()))),
+                        Rule::variant_use => items.push(VariantItem::Use(self.ident(kids(c).next().unwrap()))),
                         Rule::variant_set => {
-                            let mut s = c.into_inner().skip(1);
+                            let mut s = kids(c);
                             let name = self.ident(s.next().unwrap());
                             let lit = s.next().unwrap();
                             let value_span = self.span(&lit);
@@ -354,13 +399,13 @@ impl Lower {
                 let mut names = Vec::new();
                 let inner = it.next().unwrap();
                 if inner.as_rule() == Rule::players_first {
-                    let mut f = inner.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                    let mut f = kids(inner);
                     let n = self.expr(f.next().unwrap())?;
                     let names = f.map(|i| NamePattern { name: self.ident(i), range: None }).collect();
                     return Ok(Item::Players(PlayersDecl { names, first: Some(n), span }));
                 }
                 for c in std::iter::once(inner).chain(it) {
-                    let mut parts = c.into_inner();
+                    let mut parts = kids(c);
                     let name = self.ident(parts.next().unwrap());
                     let range = match parts.next() {
                         Some(r) => Some(self.range(r)?),
@@ -377,7 +422,7 @@ impl Lower {
                 for c in it {
                     match c.as_rule() {
                         Rule::decl_name => names.push(self.decl_name(c)?),
-                        Rule::owner_attr => owner = Some(self.expr(c.into_inner().nth(1).unwrap())?),
+                        Rule::owner_attr => owner = Some(self.expr(kids(c).next().unwrap())?),
                         _ => {}
                     }
                 }
@@ -388,13 +433,13 @@ impl Lower {
                 let mut pairs = Vec::new();
                 for c in it {
                     let ps = self.span(&c);
-                    let mut parts = c.into_inner();
+                    let mut parts = kids(c);
                     let from = self.site_ref(parts.next().unwrap())?;
                     let both_ways = parts.next().unwrap().as_str() == "<->";
                     let to = self.site_ref(parts.next().unwrap())?;
                     let each = match parts.next() {
                         Some(f) => {
-                            let mut f = f.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                            let mut f = kids(f);
                             let var = self.ident(f.next().unwrap());
                             Some((var, self.domain(f.next().unwrap())?))
                         }
@@ -414,8 +459,8 @@ impl Lower {
                 let mut rows = Vec::new();
                 for row in it {
                     let mut cells = Vec::new();
-                    for cell in row.into_inner().filter(|c| c.as_rule() == Rule::layout_cell) {
-                        let inner = cell.into_inner().next().unwrap();
+                    for cell in kids(row).filter(|c| c.as_rule() == Rule::layout_cell) {
+                        let inner = kids(cell).next().unwrap();
                         cells.push(match inner.as_rule() {
                             Rule::blank_cell => None,
                             _ => Some(self.track_item(inner)?),
@@ -434,7 +479,7 @@ impl Lower {
                         Rule::move_decl => ph.moves.push(self.move_decl(c)?),
                         Rule::rule_decl => ph.rules.push(self.rule_decl(c)?),
                         Rule::then_decl => {
-                            let mut t = c.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                            let mut t = kids(c);
                             let to = self.ident(t.next().unwrap());
                             ph.transitions.push((to, self.expr(t.next().unwrap())?));
                         }
@@ -474,7 +519,7 @@ impl Lower {
 
     fn move_decl(&self, p: Pair<Rule>) -> R<MoveDecl> {
         let span = self.span(&p);
-        let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
+        let mut it = kids(p);
         let name = self.ident(it.next().unwrap());
         let mut m = MoveDecl { name, template: None, choices: vec![], body: vec![], span };
         for c in it {
@@ -482,12 +527,12 @@ impl Lower {
                 Rule::string => m.template = Some(self.string(c)),
                 Rule::choose => {
                     let cs = self.span(&c);
-                    let mut parts = c.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                    let mut parts = kids(c);
                     let var = self.ident(parts.next().unwrap());
-                    let d = parts.next().unwrap().into_inner().next().unwrap();
+                    let d = kids(parts.next().unwrap()).next().unwrap();
                     let domain = match d.as_rule() {
                         Rule::domain_players => ChoiceDomain::Players(self.span(&d)),
-                        Rule::arrangements => ChoiceDomain::Arrangements(self.expr(d.into_inner().nth(1).unwrap())?),
+                        Rule::arrangements => ChoiceDomain::Arrangements(self.expr(kids(d).next().unwrap())?),
                         _ => match self.index_arg(d)? {
                             IndexArg::Range(a, b) => ChoiceDomain::Range(a, b),
                             IndexArg::Single(e) => ChoiceDomain::Set(e),
@@ -507,7 +552,7 @@ impl Lower {
 
     fn rule_decl(&self, p: Pair<Rule>) -> R<RuleDecl> {
         let span = self.span(&p);
-        let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
+        let mut it = kids(p);
         let name = self.ident(it.next().unwrap());
         let mut after = Vec::new();
         let mut body = Vec::new();
@@ -531,12 +576,12 @@ impl Lower {
 
     fn decl_name(&self, p: Pair<Rule>) -> R<DeclName> {
         let span = self.span(&p);
-        let mut it = p.into_inner();
+        let mut it = kids(p);
         let name = self.ident(it.next().unwrap());
         let index = match it.next() {
             None => None,
             Some(spec) => {
-                let mut parts = spec.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                let mut parts = kids(spec);
                 let first = parts.next().unwrap();
                 Some(match first.as_rule() {
                     Rule::ident => IndexSpec::Domain(Some(self.ident(first)), self.domain(parts.next().unwrap())?),
@@ -553,24 +598,24 @@ impl Lower {
 
     fn domain(&self, p: Pair<Rule>) -> R<Domain> {
         let span = self.span(&p);
-        let inner = p.into_inner().next().unwrap();
-        Ok(match inner.as_rule() {
-            Rule::range => {
-                let (a, b) = self.range(inner)?;
+        // `players` is a keyword token, so a domain without children is `players`.
+        Ok(match kids(p).next() {
+            Some(range) => {
+                let (a, b) = self.range(range)?;
                 Domain::Range(a, b)
             }
-            _ => Domain::Players(span),
+            None => Domain::Players(span),
         })
     }
 
     fn range(&self, p: Pair<Rule>) -> R<(Expr, Expr)> {
-        let mut it = p.into_inner();
+        let mut it = kids(p);
         Ok((self.expr(it.next().unwrap())?, self.expr(it.next().unwrap())?))
     }
 
     fn site_ref(&self, p: Pair<Rule>) -> R<SiteRef> {
         let span = self.span(&p);
-        let mut it = p.into_inner();
+        let mut it = kids(p);
         let name = self.ident(it.next().unwrap());
         let index = match it.next() {
             Some(e) => Some(self.expr(e)?),
@@ -581,7 +626,7 @@ impl Lower {
 
     fn index_arg(&self, p: Pair<Rule>) -> R<IndexArg> {
         debug_assert_eq!(p.as_rule(), Rule::index_arg);
-        let mut it = p.into_inner();
+        let mut it = kids(p);
         let a = self.expr(it.next().unwrap())?;
         Ok(match it.next() {
             Some(b) => IndexArg::Range(a, self.expr(b)?),
@@ -591,7 +636,7 @@ impl Lower {
 
     fn track_item(&self, p: Pair<Rule>) -> R<TrackItem> {
         let span = self.span(&p);
-        let mut it = p.into_inner();
+        let mut it = kids(p);
         let name = self.ident(it.next().unwrap());
         let index = match it.next() {
             Some(i) => Some(self.index_arg(i)?),
@@ -602,36 +647,36 @@ impl Lower {
 
     fn block(&self, p: Pair<Rule>) -> R<Block> {
         let span = self.span(&p);
-        let stmts = p.into_inner().map(|s| self.stmt(s)).collect::<R<Vec<_>>>()?;
+        let stmts = kids(p).map(|s| self.stmt(s)).collect::<R<Vec<_>>>()?;
         Ok(Block { stmts, span })
     }
 
     fn stmt(&self, p: Pair<Rule>) -> R<Stmt> {
         let span = self.span(&p);
         let rule = p.as_rule();
-        let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule())).peekable();
+        let mut it = kids(p).peekable();
         let kind = match rule {
             Rule::sow_stmt => {
                 let amount = match it.peek().map(|c| c.as_rule()) {
-                    Some(Rule::sow_amount) => Some(self.expr(it.next().unwrap().into_inner().next().unwrap())?),
+                    Some(Rule::sow_amount) => Some(self.expr(kids(it.next().unwrap()).next().unwrap())?),
                     _ => None,
                 };
                 let source = self.expr(it.next().unwrap())?;
                 let track = self.expr(it.next().unwrap())?;
                 let order = match it.peek().map(|c| c.as_rule()) {
-                    Some(Rule::order_clause) => Some(self.expr(it.next().unwrap().into_inner().nth(2).unwrap())?),
+                    Some(Rule::order_clause) => Some(self.expr(kids(it.next().unwrap()).next().unwrap())?),
                     _ => None,
                 };
-                let skips = it.map(|s| self.expr(s.into_inner().nth(1).unwrap())).collect::<R<Vec<_>>>()?;
+                let skips = it.map(|s| self.expr(kids(s).next().unwrap())).collect::<R<Vec<_>>>()?;
                 StmtKind::Sow { amount, source, track, order, skips }
             }
             Rule::take_stmt => {
                 let (mut amount, mut colour) = (None, None);
                 if it.peek().map(|c| c.as_rule()) == Some(Rule::take_amount) {
-                    let mut a = it.next().unwrap().into_inner().filter(|c| !is_keyword(c.as_rule()));
+                    let mut a = kids(it.next().unwrap());
                     amount = Some(self.expr(a.next().unwrap())?);
                     if let Some(of) = a.next() {
-                        colour = Some(self.expr(of.into_inner().nth(1).unwrap())?);
+                        colour = Some(self.expr(kids(of).next().unwrap())?);
                     }
                 }
                 let from = self.expr(it.next().unwrap())?;
@@ -641,7 +686,7 @@ impl Lower {
             Rule::put_stmt => {
                 let amount = self.expr(it.next().unwrap())?;
                 let colour = match it.peek().map(|c| c.as_rule()) {
-                    Some(Rule::of_colour) => Some(self.expr(it.next().unwrap().into_inner().nth(1).unwrap())?),
+                    Some(Rule::of_colour) => Some(self.expr(kids(it.next().unwrap()).next().unwrap())?),
                     _ => None,
                 };
                 let target = self.expr(it.next().unwrap())?;
@@ -655,12 +700,18 @@ impl Lower {
             Rule::if_stmt => {
                 let cond = self.expr(it.next().unwrap())?;
                 let then = self.block(it.next().unwrap())?.stmts;
-                let otherwise = match it.next() {
-                    Some(e) if e.as_rule() == Rule::if_stmt => Some(vec![self.stmt(e)?]),
-                    Some(b) => Some(self.block(b)?.stmts),
-                    None => None,
-                };
-                StmtKind::If { cond, then, otherwise }
+                let mut branches = vec![(cond, then)];
+                let mut otherwise = None;
+                for p in it {
+                    if p.as_rule() == Rule::else_if {
+                        let mut e = kids(p);
+                        let cond = self.expr(e.next().unwrap())?;
+                        branches.push((cond, self.block(e.next().unwrap())?.stmts));
+                    } else {
+                        otherwise = Some(self.block(p)?.stmts);
+                    }
+                }
+                StmtKind::If { branches, otherwise }
             }
             Rule::for_stmt => {
                 let var = self.ident(it.next().unwrap());
@@ -726,7 +777,7 @@ impl Lower {
             .map_postfix(|lhs, op| {
                 let lhs = lhs?;
                 let span = lhs.span.to(self.span(&op));
-                let kind = self.site_kind(op.into_inner().nth(1).unwrap().into_inner().next().unwrap());
+                let kind = self.site_kind(kids(op).next().unwrap());
                 Ok(Expr { kind: ExprKind::Is(Box::new(lhs), kind), span })
             })
             .map_infix(|lhs, op, rhs| {
@@ -756,22 +807,22 @@ impl Lower {
         let span = self.span(&p);
         let rule = p.as_rule();
         let kind = match rule {
-            Rule::paren => return self.expr(p.into_inner().next().unwrap()),
+            Rule::paren => return self.expr(kids(p).next().unwrap()),
             Rule::int => ExprKind::Int(self.int(&p)?),
             Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
-            Rule::name => ExprKind::Name(self.ident(p.into_inner().next().unwrap())),
+            Rule::name => ExprKind::Name(self.ident(kids(p).next().unwrap())),
             Rule::call => {
-                let mut it = p.into_inner();
+                let mut it = kids(p);
                 let f = self.ident(it.next().unwrap());
                 ExprKind::Call(f, it.map(|a| self.expr(a)).collect::<R<Vec<_>>>()?)
             }
             Rule::indexed => {
-                let mut it = p.into_inner();
+                let mut it = kids(p);
                 let f = self.ident(it.next().unwrap());
                 ExprKind::Index(f, Box::new(self.index_arg(it.next().unwrap())?))
             }
             Rule::quantifier => {
-                let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
+                let mut it = kids(p);
                 let q = match it.next().unwrap().as_str() {
                     "any" => Quant::Any,
                     "all" => Quant::All,
@@ -783,8 +834,8 @@ impl Lower {
                 ExprKind::Quant(q, var, Box::new(domain), Box::new(body))
             }
             Rule::kind_set => {
-                let mut it = p.into_inner().filter(|c| !is_keyword(c.as_rule()));
-                let kind = self.site_kind(it.next().unwrap().into_inner().next().unwrap());
+                let mut it = kids(p);
+                let kind = self.site_kind(it.next().unwrap());
                 let owner = match it.next() {
                     Some(o) => Some(Box::new(self.primary(o)?)),
                     None => None,
@@ -795,6 +846,11 @@ impl Lower {
         };
         Ok(Expr { kind, span })
     }
+}
+
+/// A pair's children, without keyword and punctuation tokens.
+fn kids(p: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
+    p.into_inner().filter(|c| !is_keyword(c.as_rule()))
 }
 
 fn is_keyword(r: Rule) -> bool {
