@@ -8,6 +8,7 @@ pub mod cli;
 pub mod compile;
 pub mod diagnostics;
 pub mod engine;
+pub mod hooks;
 pub mod record;
 pub mod render;
 pub mod session;

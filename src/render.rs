@@ -5,8 +5,8 @@
 //! `color`, letters are also painted in their colour where the player's name
 //! is a colour's.
 
-use crate::engine::game::{Game, SiteKind};
-use crate::engine::{Outcome, Position};
+use crate::engine::game::{Cell, Game, SiteKind};
+use crate::engine::{Engine, Outcome, Position};
 
 /// A site's counters as text: a number, or per colour `r2b1` (`0` if empty).
 pub fn counts_text(g: &Game, pos: &Position, s: u16, color: bool) -> String {
@@ -63,46 +63,57 @@ fn pad(s: &str, width: usize) -> String {
     format!("{}{s}", " ".repeat(width.saturating_sub(visible(s))))
 }
 
-pub fn board(g: &Game, pos: &Position, color: bool) -> String {
-    let cell = |s: u16| {
+pub fn board(e: &mut Engine, color: bool) -> String {
+    let g = e.game.clone();
+    let pos = e.position().clone();
+    let glyphs = !g.glyphs.is_empty();
+    let mut cell = |s: u16| {
         let site = &g.sites[s as usize];
-        let c = counts_text(g, pos, s, color);
-        let count = if site.kind == SiteKind::Store { format!("[{c}]") } else { c };
+        let c = counts_text(&g, &pos, s, color);
+        let count = match e.glyph(s) {
+            Some(glyph) => format!("{glyph} {c}"),
+            None if site.kind == SiteKind::Store && !glyphs => format!("[{c}]"),
+            None => c,
+        };
         (site.name.clone(), count)
     };
     let mut out = String::new();
     let mut shown = vec![false; g.sites.len()];
-    let rows: Vec<Vec<Option<u16>>> = match &g.layout {
+    let rows: Vec<Vec<Cell>> = match &g.layout {
         Some(l) => l.rows.clone(),
-        None => default_rows(g),
+        None => default_rows(&g),
     };
-    let width = rows
+    // Every cell's text, to size the columns.
+    let texts: Vec<Vec<(String, String)>> = rows
         .iter()
-        .flatten()
-        .flatten()
-        .map(|&s| {
-            let (a, b) = cell(s);
-            visible(&a).max(visible(&b))
+        .map(|row| {
+            row.iter()
+                .map(|c| match c {
+                    Cell::Site(s) => cell(*s),
+                    Cell::Label(t) => (String::new(), t.clone()),
+                    Cell::Blank => (String::new(), String::new()),
+                })
+                .collect()
         })
-        .max()
-        .unwrap_or(1)
-        + 1;
-    for row in &rows {
+        .collect();
+    let width = texts.iter().flatten().map(|(a, b)| visible(a).max(visible(b))).max().unwrap_or(1) + 1;
+    for (row, text) in rows.iter().zip(&texts) {
+        let has_sites = row.iter().any(|c| matches!(c, Cell::Site(_)));
         let mut names = String::new();
         let mut counts = String::new();
-        for c in row {
-            let (a, b) = match c {
-                Some(s) => {
-                    shown[*s as usize] = true;
-                    cell(*s)
-                }
-                None => (String::new(), String::new()),
-            };
-            names.push_str(&pad(&a, width));
-            counts.push_str(&pad(&b, width));
+        for (c, (a, b)) in row.iter().zip(text) {
+            if let Cell::Site(s) = c {
+                shown[*s as usize] = true;
+            }
+            names.push_str(&pad(a, width));
+            counts.push_str(&pad(b, width));
         }
-        out.push_str(names.trim_end());
-        out.push('\n');
+        // Drawn pieces speak for themselves: one line a row. Plain counts
+        // have the sites' names above them.
+        if has_sites && !glyphs {
+            out.push_str(names.trim_end());
+            out.push('\n');
+        }
         out.push_str(counts.trim_end());
         out.push('\n');
     }
@@ -121,12 +132,12 @@ pub fn board(g: &Game, pos: &Position, color: bool) -> String {
 }
 
 /// Without a layout: one row per owner (unowned sites last).
-fn default_rows(g: &Game) -> Vec<Vec<Option<u16>>> {
+fn default_rows(g: &Game) -> Vec<Vec<Cell>> {
     let mut rows = Vec::new();
     for owner in (0..g.players.len()).map(|p| Some(p as u8)).chain([None]) {
-        let row: Vec<Option<u16>> = (0..g.sites.len())
+        let row: Vec<Cell> = (0..g.sites.len())
             .filter(|&s| g.sites[s].owner == owner && g.sites[s].kind != SiteKind::Reserve)
-            .map(|s| Some(s as u16))
+            .map(|s| Cell::Site(s as u16))
             .collect();
         if !row.is_empty() {
             rows.push(row);

@@ -86,7 +86,7 @@ impl Session {
     pub fn new(setup: Setup) -> Result<Session, Failure> {
         let config = Config { variants: setup.variants.clone(), settings: setup.settings.clone() };
         let game = Arc::new(compile_file(&setup.rules, &config)?);
-        let engine = Engine::new(game.clone()).map_err(|h| Failure {
+        let engine = Engine::with_seed(game.clone(), setup.seed).map_err(|h| Failure {
             diagnostics: vec![crate::diagnostics::Diagnostic::global(format!("the setup failed: {}", halt_text(&h)))],
             sources: game.sources.clone(),
         })?;
@@ -161,11 +161,11 @@ impl Session {
     /// with how many moves it holds.
     fn moves_text(&mut self) -> String {
         match self.engine.count_moves() {
-            Err(h) => format!("rule error: {}\n", halt_text(&h)),
+            Err(h) => format!("rule error: {}\n", self.halt(&h)),
             Ok(0) => "no legal moves: the game is over\n".to_string(),
             Ok(n) if n <= 60 => format!("{}\n", self.legal_names().join(" ")),
             Ok(n) => match self.engine.move_summary() {
-                Err(h) => format!("rule error: {}\n", halt_text(&h)),
+                Err(h) => format!("rule error: {}\n", self.halt(&h)),
                 Ok(summary) => format!("{n} legal moves\n{}", summary_text(&summary, &self.game.colour_letters)),
             },
         }
@@ -173,7 +173,7 @@ impl Session {
 
     /// The board and whose turn it is (or how the game ended).
     pub fn show(&mut self) -> String {
-        let mut s = render::board(&self.game, self.engine.position(), self.color);
+        let mut s = render::board(&mut self.engine, self.color);
         s.push_str(&self.status());
         s.push('\n');
         s
@@ -182,13 +182,13 @@ impl Session {
     fn status(&mut self) -> String {
         let n = match self.engine.count_moves() {
             Ok(n) => n,
-            Err(h) => return format!("rule error: {}", halt_text(&h)),
+            Err(h) => return format!("rule error: {}", self.halt(&h)),
         };
         if n == 0 {
             return match self.engine.outcome() {
                 Ok(Some(o)) => render::outcome(&self.game, &o),
                 Ok(None) => "game over".into(),
-                Err(h) => format!("rule error: {}", halt_text(&h)),
+                Err(h) => format!("rule error: {}", self.halt(&h)),
             };
         }
         let t = self.engine.position().turn;
@@ -201,6 +201,18 @@ impl Session {
             }
         }
         s
+    }
+
+    /// A rule error as text; one at a place in the rule file (a hook's) is a
+    /// diagnostic showing that place.
+    fn halt(&self, h: &Halt) -> String {
+        match h {
+            Halt::At(message, span) => {
+                let d = crate::diagnostics::Diagnostic::error(*span, message.clone()).label("here");
+                crate::diagnostics::render(&[d], &self.game.sources, self.color).trim_end().to_string()
+            }
+            other => halt_text(other),
+        }
     }
 
     /// Runs one command line.
@@ -221,13 +233,13 @@ impl Session {
                 Err(e) => Reply::text(format!("{e}\n")),
             },
             "new" => {
-                match Engine::new(self.game.clone()) {
+                match Engine::with_seed(self.game.clone(), self.setup.seed) {
                     Ok(e) => {
                         self.engine = e;
                         self.history.clear();
                         self.redo.clear();
                     }
-                    Err(h) => return Reply::text(format!("rule error: {}\n", halt_text(&h))),
+                    Err(h) => return Reply::text(format!("rule error: {}\n", self.halt(&h))),
                 }
                 Reply::text(format!("new game\n{}", self.show()))
             }
@@ -254,7 +266,7 @@ impl Session {
     fn play(&mut self, text: &str) -> String {
         let found = match self.engine.find_move(text) {
             Ok(found) => found,
-            Err(h) => return format!("rule error: {}\n", halt_text(&h)),
+            Err(h) => return format!("rule error: {}\n", self.halt(&h)),
         };
         if let Some(mv) = found {
             return self.make(mv).unwrap_or_else(|e| format!("{e}\nthe game is unchanged\n"));
@@ -292,7 +304,7 @@ impl Session {
     fn make(&mut self, mv: Move) -> Result<String, String> {
         let name = self.engine.move_name(mv);
         let mover = self.engine.to_move();
-        self.engine.apply(mv).map_err(|h| format!("rule error: {}", halt_text(&h)))?;
+        self.engine.apply(mv).map_err(|h| format!("rule error: {}", self.halt(&h)))?;
         self.history.push(Step::Move(mv, name.clone()));
         self.redo.clear();
         let who = self.game.players[mover as usize].clone();
@@ -303,13 +315,16 @@ impl Session {
     fn refusal(&mut self, name: &str) -> String {
         let summary = match self.engine.move_summary() {
             Ok(s) => s,
-            Err(h) => return format!("rule error: {}\n", halt_text(&h)),
+            Err(h) => return format!("rule error: {}\n", self.halt(&h)),
         };
         if summary.is_empty() {
             return format!("`{name}`: the game is over; `undo`, `new` or `quit`\n");
         }
         let first = name.split_whitespace().next().unwrap_or(name);
-        let known_move = self.game.moves.iter().any(|d| d.name == name) || self.could_be_move(first);
+        // The move's kind (`exchange ...`), or a site a move names (`s3`).
+        let known_move = self.game.moves.iter().any(|d| d.name == name || d.name == first)
+            || self.could_be_move(first)
+            || self.legal_names().iter().any(|n| n.split_whitespace().next() == Some(first));
         let mut msg = if known_move {
             format!("`{name}` is not a legal move now")
         } else {
@@ -424,9 +439,39 @@ impl Session {
                     })?;
                     pos.turn.phase = i as u8;
                 }
-                _ if g.state.iter().any(|(n, _)| n == name) => {
-                    let v = g.state.iter().position(|(n, _)| n == name).unwrap_or(0);
-                    pos.vars[v] = state_value(g, g.state[v].1, value)?;
+                _ if g.state.iter().any(|v| v.name == name && !v.per_site) => {
+                    let v = g.state.iter().find(|v| v.name == name).unwrap();
+                    pos.vars[v.offset] = state_value(g, v.ty, value)?;
+                }
+                // A per-site variable: all its sites in order, `-` for no value.
+                _ if g.state.iter().any(|v| v.name == name && v.per_site) => {
+                    let v = g.state.iter().find(|v| v.name == name).unwrap();
+                    let sites: Vec<usize> = state_sites(g, v).collect();
+                    let values: Vec<&str> = value.split(',').collect();
+                    if values.len() != sites.len() {
+                        return Err(format!(
+                            "`{name}` has a value for each of {} sites, but {} were given",
+                            sites.len(),
+                            values.len()
+                        ));
+                    }
+                    for (s, text) in sites.into_iter().zip(values) {
+                        pos.vars[v.offset + s] = if text == "-" { Value::None } else { state_value(g, v.ty, text)? };
+                    }
+                }
+                // One site of a per-site variable: `upright(A1L)=false`.
+                _ if name.ends_with(')') && name.contains('(') => {
+                    let (var, site) = name[..name.len() - 1].split_once('(').unwrap_or_default();
+                    let v = g
+                        .state
+                        .iter()
+                        .find(|v| v.name == var && v.per_site)
+                        .ok_or_else(|| format!("no state `{var}` kept for each site"))?;
+                    let s = g
+                        .site_by_name(site)
+                        .filter(|s| state_sites(g, v).any(|x| x == *s as usize))
+                        .ok_or_else(|| format!("`{var}` has no value for `{site}`"))?;
+                    pos.vars[v.offset + s as usize] = state_value(g, v.ty, value)?;
                 }
                 _ => {
                     let k = g.colours;
@@ -443,7 +488,7 @@ impl Session {
                             .sites
                             .iter()
                             .map(|s| s.name.as_str())
-                            .chain(g.state.iter().map(|s| s.0.as_str()))
+                            .chain(g.state.iter().map(|s| s.name.as_str()))
                             .chain(["turn", "phase", "clear"]);
                         return Err(format!("no site or family `{name}`{}", suggest(name, names)));
                     }
@@ -470,7 +515,7 @@ impl Session {
         // A position that meets an `end` condition is over, as after a move.
         if let Err(h) = self.engine.settle() {
             self.engine.undo();
-            return Err(format!("rule error: {}", halt_text(&h)));
+            return Err(format!("rule error: {}", self.halt(&h)));
         }
         let pos = self.engine.position().clone();
         self.history.push(Step::Set(text.to_string(), pos));
@@ -497,9 +542,14 @@ impl Session {
                 None => parts.push(format!("{}={}", g.sites[i].name, text(i))),
             }
         }
-        for (v, (name, _)) in g.state.iter().enumerate() {
-            if let Some(t) = value_name(g, pos.vars[v]) {
-                parts.push(format!("{name}={t}"));
+        for v in g.state.iter().filter(|v| !v.hidden) {
+            if v.per_site {
+                let values: Vec<String> = state_sites(g, v)
+                    .map(|s| value_name(g, pos.vars[v.offset + s]).unwrap_or_else(|| "-".into()))
+                    .collect();
+                parts.push(format!("{}={}", v.name, values.join(",")));
+            } else if let Some(t) = value_name(g, pos.vars[v.offset]) {
+                parts.push(format!("{}={t}", v.name));
             }
         }
         parts.push(format!("turn={}", g.players[pos.turn.to_move as usize]));
@@ -631,9 +681,9 @@ impl Session {
         if let Some(rest) = step.strip_prefix("set ") {
             return self.set(rest);
         }
-        let found = self.engine.find_move(step).map_err(|h| halt_text(&h))?;
+        let found = self.engine.find_move(step).map_err(|h| self.halt(&h))?;
         let Some(mv) = found else {
-            let summary = self.engine.move_summary().map_err(|h| halt_text(&h))?;
+            let summary = self.engine.move_summary().map_err(|h| self.halt(&h))?;
             return Err(if summary.is_empty() {
                 "the game is already over".to_string()
             } else {
@@ -674,7 +724,7 @@ impl Session {
             let pick = match self.engine.sample_move(&mut self.rng) {
                 Ok(p) => p,
                 Err(h) => {
-                    let _ = writeln!(out, "rule error: {}", halt_text(&h));
+                    let _ = writeln!(out, "rule error: {}", self.halt(&h));
                     break;
                 }
             };
@@ -682,7 +732,7 @@ impl Session {
             let name = self.engine.move_name(mv);
             let mover = self.engine.to_move();
             if let Err(h) = self.engine.apply(mv) {
-                let _ = writeln!(out, "rule error: {}", halt_text(&h));
+                let _ = writeln!(out, "rule error: {}", self.halt(&h));
                 break;
             }
             self.history.push(Step::Move(mv, name.clone()));
@@ -719,7 +769,7 @@ fn suggest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> String {
 pub fn halt_text(h: &Halt) -> String {
     match h {
         Halt::Illegal => "the move is not legal here".into(),
-        Halt::Error(e) => e.clone(),
+        Halt::Error(e) | Halt::At(e, _) => e.clone(),
     }
 }
 
@@ -784,13 +834,22 @@ fn parse_counts(g: &Game, v: &str) -> Result<Vec<i32>, String> {
     Ok(out)
 }
 
+/// The sites a per-site state variable is kept for, in order.
+fn state_sites<'a>(g: &'a Game, v: &'a crate::engine::game::StateVar) -> impl Iterator<Item = usize> + 'a {
+    (0..g.sites.len()).filter(move |&s| v.kind.is_none_or(|k| g.sites[s].kind == k))
+}
+
 /// A state variable's value from text.
 fn state_value(g: &Game, ty: Type, v: &str) -> Result<Value, String> {
     let r = match ty {
         Type::Site => g.site_by_name(v).map(Value::Site),
         Type::Player => g.player_by_name(v).map(Value::Player),
         Type::Int => v.parse().ok().map(Value::Int),
-        Type::Bool => v.parse().ok().map(Value::Bool),
+        Type::Bool => match v {
+            "true" | "t" | "1" | "yes" => Some(Value::Bool(true)),
+            "false" | "f" | "0" | "no" => Some(Value::Bool(false)),
+            _ => None,
+        },
         _ => None,
     };
     r.ok_or_else(|| format!("`{v}` is not {}", ty.word()))
@@ -802,7 +861,7 @@ fn value_name(g: &Game, v: Value) -> Option<String> {
         Value::Site(s) => Some(g.sites[s as usize].name.clone()),
         Value::Player(p) => Some(g.players[p as usize].clone()),
         Value::Int(i) => Some(i.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
+        Value::Bool(b) => Some(if b { "t" } else { "f" }.to_string()),
         _ => None,
     }
 }

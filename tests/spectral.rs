@@ -34,8 +34,13 @@ fn placement_puts_three_and_four_and_four_own_beads_in_three_distinct_pits() {
     // 6 pits for the three, then an unordered pair of the other 5 for the fours.
     assert_eq!(s.engine().clone().count_moves().unwrap(), 6 * 10);
     for bad in ["x1=2 x2=4 x3=5", "x1=3 x1=4 x2=4", "x1=4 x2=4 x3=3", "x1=3 x3=4 x2=4"] {
+        let before = s.engine().position().clone();
         let reply = run(&mut s, bad);
-        assert!(reply.contains("unknown command or move"), "{bad}: {reply}");
+        assert!(
+            reply.contains("is not a legal move now") || reply.contains("unknown command or move"),
+            "{bad}: {reply}"
+        );
+        assert_eq!(s.engine().position(), &before, "{bad} changed the game");
     }
     play(&mut s, "x1=3 x2=4 x3=4");
     assert_eq!(s.engine().colour_count(0, 0), 3);

@@ -3,7 +3,7 @@
 
 use super::{Compiler, Global};
 use crate::diagnostics::{Diagnostic, Span};
-use crate::engine::game::{Family, Layout, Site, SiteId, Track, Type, Value};
+use crate::engine::game::{Cell, Family, Layout, Site, SiteId, StateVar, Track, Type, Value};
 use crate::syntax::ast::*;
 
 /// Families larger than this are a mistake, not a board.
@@ -54,6 +54,9 @@ impl Compiler {
                 None => return,
             },
         };
+        // Names past the first N still mean a player in `partners`, which
+        // leaves out the players not in this game.
+        self.cut_players = decl.names.iter().skip(take).map(|p| p.name.name.clone()).collect();
         for pat in decl.names.iter().take(take) {
             match &pat.range {
                 None => self.add_player(&pat.name, pat.name.name.clone()),
@@ -102,13 +105,24 @@ impl Compiler {
                     .help("declare the board, e.g. `pit s[1..6] owner south`"),
             );
         }
+        self.partners(items);
         self.tables();
         for item in items {
             match item {
                 Item::Relation(r) => self.relation(r),
                 Item::Track(t) => self.track(t),
+                Item::Group(g) => {
+                    let sites: Vec<SiteId> = g.items.iter().flat_map(|i| self.site_run(i)).collect();
+                    let id = self.intern_set(sites);
+                    self.declare(&g.name, Global::Group(id));
+                }
                 _ => {}
             }
+        }
+        let mut offset = 0;
+        for v in &mut self.game.state {
+            v.offset = offset;
+            offset += if v.per_site { self.game.sites.len() } else { 1 };
         }
         let layouts: Vec<&LayoutDecl> = items
             .iter()
@@ -130,8 +144,9 @@ impl Compiler {
                 let mut cells = Vec::new();
                 for cell in row {
                     match cell {
-                        None => cells.push(None),
-                        Some(item) => cells.extend(self.site_run(item).into_iter().map(Some)),
+                        LayoutCell::Blank => cells.push(Cell::Blank),
+                        LayoutCell::Label(t) => cells.push(Cell::Label(t.value.clone())),
+                        LayoutCell::Sites(item) => cells.extend(self.site_run(item).into_iter().map(Cell::Site)),
                     }
                 }
                 rows.push(cells);
@@ -194,8 +209,9 @@ impl Compiler {
                         };
                         let (label, index) = match key {
                             Value::Int(i) => (format!("{}{}", name.name.name, i), i),
+                            // A family of players is indexed by seat, from 1.
                             Value::Player(p) => {
-                                (format!("{}-{}", name.name.name, self.game.players[p as usize]), p as i64)
+                                (format!("{}-{}", name.name.name, self.game.players[p as usize]), p as i64 + 1)
                             }
                             _ => continue,
                         };
@@ -247,6 +263,14 @@ impl Compiler {
     pub(crate) fn domain_values(&mut self, d: &Domain) -> Option<Vec<Value>> {
         match d {
             Domain::Players(_) => Some((0..self.game.players.len() as u8).map(Value::Player).collect()),
+            Domain::Set(e) => {
+                self.error(
+                    Diagnostic::error(e.span, "a range or `players` is needed here")
+                        .label("a set of sites")
+                        .help("write e.g. `1..6`"),
+                );
+                None
+            }
             Domain::Range(a, b) => {
                 let (lo, hi) = self.const_range(a, b, &[])?;
                 if hi < lo {
@@ -269,6 +293,45 @@ impl Compiler {
         }
     }
 
+    /// `partners`: players who share their sites, score and result. Names
+    /// of players not in this game (past `players first N of`) are left out.
+    fn partners(&mut self, items: &[Item]) {
+        for item in items {
+            let Item::Partners(p) = item else { continue };
+            let mut group = Vec::new();
+            for n in &p.names {
+                match self.globals.get(&n.name) {
+                    Some((Global::Player(id), _)) => {
+                        if self.game.partners.iter().any(|g| g.contains(id)) {
+                            self.error(
+                                Diagnostic::error(n.span, format!("`{}` already has partners", n.name))
+                                    .label("a second partnership"),
+                            );
+                        } else {
+                            group.push(*id);
+                        }
+                    }
+                    _ if self.cut_players.contains(&n.name) => {}
+                    _ => {
+                        let names = self.game.players.clone();
+                        self.unknown(n, "player", names);
+                    }
+                }
+            }
+            if group.len() > 1 {
+                self.game.partners.push(group);
+            }
+        }
+    }
+
+    /// The players who own a site: its owner and the owner's partners.
+    fn owners_of(&self, s: usize) -> Vec<u8> {
+        match self.game.sites[s].owner {
+            None => vec![],
+            Some(o) => self.game.partners.iter().find(|g| g.contains(&o)).cloned().unwrap_or_else(|| vec![o]),
+        }
+    }
+
     /// `kind_sets` and `owned`, from the sites.
     fn tables(&mut self) {
         let np = self.game.players.len();
@@ -277,8 +340,7 @@ impl Compiler {
             for owner in 0..=np {
                 let set: Vec<SiteId> = (0..self.game.sites.len())
                     .filter(|&i| {
-                        let s = &self.game.sites[i];
-                        s.kind == kind && (owner == np || s.owner == Some(owner as u8))
+                        self.game.sites[i].kind == kind && (owner == np || self.owners_of(i).contains(&(owner as u8)))
                     })
                     .map(|i| i as SiteId)
                     .collect();
@@ -288,7 +350,7 @@ impl Compiler {
             self.game.owned[k] = (0..np)
                 .map(|p| {
                     let mine: Vec<usize> = (0..self.game.sites.len())
-                        .filter(|&i| self.game.sites[i].kind == kind && self.game.sites[i].owner == Some(p as u8))
+                        .filter(|&i| self.game.sites[i].kind == kind && self.owners_of(i).contains(&(p as u8)))
                         .collect();
                     (mine.len() == 1).then(|| mine[0] as SiteId)
                 })
@@ -537,7 +599,13 @@ impl Compiler {
         if t.name.index.is_none() && !self.declare(&t.name.name, crate::compile::Global::Track(id)) {
             return;
         }
-        self.game.tracks.push(Track { name: label, cyclic: t.cyclic, sites, position });
+        self.game.tracks.push(Track {
+            name: label,
+            label: t.label.as_ref().map(|l| l.value.clone()),
+            cyclic: t.cyclic,
+            sites,
+            position,
+        });
     }
 
     /// Registers the track families as run-time lookup tables.
@@ -597,7 +665,15 @@ impl Compiler {
                     };
                     let id = self.game.state.len() as u16;
                     if self.declare(&s.name, Global::State(id)) {
-                        self.game.state.push((s.name.name.clone(), ty));
+                        // Offsets are given once the number of sites is known.
+                        self.game.state.push(StateVar {
+                            name: s.name.name.clone(),
+                            ty,
+                            per_site: s.per_site.is_some(),
+                            kind: s.per_site,
+                            hidden: s.hidden,
+                            offset: 0,
+                        });
                     }
                 }
                 _ => {}
@@ -614,10 +690,12 @@ pub(crate) const MAX_COLOURS: usize = 16;
 /// already taken, or a digit.
 fn colour_letters(players: &[String]) -> Vec<char> {
     let mut out: Vec<char> = Vec::new();
-    for (i, p) in players.iter().enumerate() {
+    for p in players {
         let pick =
             p.chars().filter(|c| c.is_ascii_alphabetic()).map(|c| c.to_ascii_lowercase()).find(|c| !out.contains(c));
-        out.push(pick.unwrap_or_else(|| char::from_digit((i % 10) as u32, 10).unwrap_or('?')));
+        // Letters only, so that counts after them stay readable (`p11` is 11 of p).
+        let spare = ('a'..='z').find(|c| !out.contains(c));
+        out.push(pick.or(spare).unwrap_or('?'));
     }
     out
 }

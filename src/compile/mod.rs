@@ -36,6 +36,9 @@ pub(crate) enum Global {
     Relation(u16),
     Phase(u8),
     State(u16),
+    Define(usize),
+    Group(u16),
+    Hook(u16),
 }
 
 impl Global {
@@ -51,6 +54,9 @@ impl Global {
             Global::Relation(_) => "a relation",
             Global::Phase(_) => "a phase",
             Global::State(_) => "a state variable",
+            Global::Define(_) => "a definition",
+            Global::Group(_) => "a group of sites",
+            Global::Hook(_) => "a hook",
         }
     }
 }
@@ -73,6 +79,11 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "players",
     "last-colour",
     "index",
+    "member",
+    "on",
+    "random",
+    "side",
+    "repetitions",
 ];
 
 pub(crate) struct Compiler {
@@ -85,6 +96,13 @@ pub(crate) struct Compiler {
     /// Options whose declarations have mistakes: their values are not checked
     /// again where variants set them, which would only repeat the mistake.
     pub broken_options: Vec<String>,
+    /// `define`d expressions, inlined where they are used.
+    pub defines: Vec<ast::DefineDecl>,
+    /// How deep definitions are being inlined (a definition that uses
+    /// itself would never end).
+    pub define_depth: usize,
+    /// Players named in `players first N of` beyond the first N.
+    pub cut_players: Vec<String>,
 }
 
 impl Compiler {
@@ -203,10 +221,17 @@ fn compile_items(path: &str, items: Vec<ast::Item>, mut sources: Sources, config
             colours: 1,
             colour_letters: vec![],
             state: vec![],
+            partners: vec![],
+            glyphs: vec![],
+            glyph_slot: 0,
+            hooks: None,
         },
         site_families: vec![],
         track_families: vec![],
         broken_options: vec![],
+        defines: vec![],
+        define_depth: 0,
+        cut_players: vec![],
     };
     c.options(&items, config);
     c.players(&items);
@@ -253,6 +278,7 @@ fn setup_runs(game: Game) -> Result<Game, Failure> {
             let text = match h {
                 crate::engine::Halt::Illegal => "a statement of it is not possible".to_string(),
                 crate::engine::Halt::Error(e) => e,
+                crate::engine::Halt::At(e, _) => e,
             };
             let mut d = Diagnostic::global(format!("the setup fails: {text}"));
             if let Some(span) = game.setup_span {

@@ -29,6 +29,8 @@ struct Ctx {
 #[derive(Default)]
 struct Scope {
     vars: Vec<(String, u8, Type)>,
+    /// Parameters of a `define` being inlined: the argument expressions.
+    aliases: Vec<(String, GExpr, Type)>,
     used: usize,
     max: usize,
     ctx: Ctx,
@@ -58,8 +60,8 @@ type Typed = (GExpr, Type);
 
 impl Compiler {
     pub(crate) fn rules(&mut self, items: &[Item]) {
-        let track_fams = self.track_family_tables();
-        let _ = track_fams;
+        self.track_family_tables();
+        self.definitions_and_hooks(items);
         // Phases, in order; without any, one implicit phase.
         let phases: Vec<&PhaseDecl> = items
             .iter()
@@ -156,6 +158,7 @@ impl Compiler {
                     }
                     ChoiceDomain::Set(e) => (self.expect(e, Type::Set, &mut scope).map(GDomain::Set), Type::Site),
                     ChoiceDomain::Players(_) => (Some(GDomain::Players), Type::Player),
+                    ChoiceDomain::Tracks(_) => (Some(GDomain::Tracks), Type::Track),
                     ChoiceDomain::Arrangements(e) => {
                         self.need_colours(e.span, "`arrangements`");
                         let last = m.choices.last().is_some_and(|l| std::ptr::eq(l, c));
@@ -164,6 +167,13 @@ impl Compiler {
                                 Diagnostic::error(c.span, "`arrangements` must be the last choice of a move")
                                     .label("later choices follow")
                                     .help("an order of colours is chosen after everything else, so it can be counted and sampled without listing"),
+                            );
+                        }
+                        if let Some(f) = &c.filter {
+                            self.error(
+                                Diagnostic::error(f.span, "an order of colours cannot be filtered with `where`")
+                                    .label("every order of the site is a choice")
+                                    .help("use `require` in the move's body to refuse orders"),
                             );
                         }
                         (self.expect(e, Type::Site, &mut scope).map(GDomain::Arrangements), Type::Order)
@@ -308,6 +318,7 @@ impl Compiler {
                     .help("add e.g. `score p: count(store(p))`: the most wins, equal scores share the win"),
             );
         }
+        self.glyphs(items);
         self.game.locals = self.game.locals.max(1);
     }
 
@@ -338,6 +349,7 @@ impl Compiler {
                         Some(GDomain::Set(_)) => "{site}".into(),
                         Some(GDomain::Players) => "{player}".into(),
                         Some(GDomain::Arrangements(_)) => "{order}".into(),
+                        Some(GDomain::Tracks) => "{track}".into(),
                         None => "{?}".into(),
                     },
                 })
@@ -454,6 +466,14 @@ impl Compiler {
                 };
                 let ordered = match order {
                     None => false,
+                    Some(o) if amount.is_some() => {
+                        self.error(
+                            Diagnostic::error(o.span, "an order of colours is for sowing all the counters of a site")
+                                .label("with an amount, only part is lifted")
+                                .help("remove `N from`, or the order"),
+                        );
+                        return None;
+                    }
                     Some(o) => {
                         self.need_colours(o.span, "`in order`");
                         self.expect(o, Type::Order, scope)?;
@@ -478,6 +498,17 @@ impl Compiler {
                     None => None,
                 };
                 let colour = self.colour(colour.as_ref(), scope)?;
+                if colour.is_none()
+                    && self.game.colours > 1
+                    && (matches!(s.kind, StmtKind::Put { .. }) || amount_given(&s.kind))
+                {
+                    self.error(
+                        Diagnostic::error(s.span, "counters of several colours: say which colour")
+                            .label("which colour?")
+                            .help("write `... N of COLOUR ...`"),
+                    );
+                    return None;
+                }
                 let want = if amount.is_some() { Type::Site } else { Type::Set };
                 let from = if amount.is_some() {
                     self.expect(from, Type::Site, scope)
@@ -488,9 +519,9 @@ impl Compiler {
                 let to = self.expect(to, Type::Site, scope);
                 GStmt::Take { amount, colour, from: from?, to: to? }
             }
-            StmtKind::Set { var, value } => {
+            StmtKind::Set { var, site, value } => {
                 let Some((Global::State(i), _)) = self.globals.get(&var.name).cloned() else {
-                    let names = self.game.state.iter().map(|s| s.0.clone()).collect();
+                    let names = self.game.state.iter().map(|s| s.name.clone()).collect();
                     self.unknown(var, "state variable", names);
                     return None;
                 };
@@ -501,14 +532,43 @@ impl Compiler {
                     );
                     return None;
                 }
-                let ty = self.game.state[i as usize].1;
-                GStmt::Set { var: i, value: self.expect(value, ty, scope)? }
+                let v = self.game.state[i as usize].clone();
+                let site = match (site, v.per_site) {
+                    (Some(x), true) => Some(self.expect(x, Type::Site, scope)?),
+                    (None, false) => None,
+                    (Some(x), false) => {
+                        self.error(
+                            Diagnostic::error(x.span, format!("`{}` is one value, not one per site", v.name))
+                                .label("remove this site")
+                                .help(format!("write `set {} = ...`", v.name)),
+                        );
+                        return None;
+                    }
+                    (None, true) => {
+                        self.error(
+                            Diagnostic::error(
+                                var.span,
+                                format!("`{}` has a value for each site: name the site", v.name),
+                            )
+                            .label("which site?")
+                            .help(format!("write `set {}(SITE) = ...`", v.name)),
+                        );
+                        return None;
+                    }
+                };
+                GStmt::Set { var: i, site, value: self.expect(value, v.ty, scope)? }
+            }
+            StmtKind::Swap(a, b) => {
+                let a = self.expect(a, Type::Site, scope);
+                let b = self.expect(b, Type::Site, scope);
+                GStmt::Swap(a?, b?)
             }
             StmtKind::Enter(phase) => {
                 self.effect_allowed(s, scope, "enter")?;
-                match self.globals.get(&phase.name) {
-                    Some((Global::Phase(p), _)) => GStmt::Enter(*p),
-                    _ => {
+                // The implicit phase of a file without phases has a name too.
+                match self.game.phases.iter().position(|p| p.name == phase.name) {
+                    Some(p) => GStmt::Enter(p as u8),
+                    None => {
                         let names = self.game.phases.iter().map(|p| p.name.clone()).collect();
                         self.unknown(phase, "phase", names);
                         return None;
@@ -517,6 +577,17 @@ impl Compiler {
             }
             StmtKind::Put { amount, colour, target } => {
                 let colour = self.colour(colour.as_ref(), scope)?;
+                if colour.is_none()
+                    && self.game.colours > 1
+                    && (matches!(s.kind, StmtKind::Put { .. }) || amount_given(&s.kind))
+                {
+                    self.error(
+                        Diagnostic::error(s.span, "counters of several colours: say which colour")
+                            .label("which colour?")
+                            .help("write `... N of COLOUR ...`"),
+                    );
+                    return None;
+                }
                 if !scope.ctx.setup {
                     self.error(
                         Diagnostic::error(s.span, "`put` creates counters, which only `setup` may do")
@@ -548,7 +619,7 @@ impl Compiler {
             StmtKind::For { var, domain, body } => {
                 let dom = self.domain(domain, scope);
                 let mark = scope.mark();
-                let ty = if matches!(domain, Domain::Players(_)) { Type::Player } else { Type::Int };
+                let ty = Self::domain_type(domain);
                 let slot = scope.bind(&var.name, ty);
                 let body = self.stmts(body, scope);
                 scope.reset(mark);
@@ -573,6 +644,132 @@ impl Compiler {
             }
         };
         Some(g::Stmt { kind, span: s.span })
+    }
+
+    /// `define`s (kept to be inlined) and `hook`s (compiled now, once).
+    fn definitions_and_hooks(&mut self, items: &[Item]) {
+        let tracks = self
+            .game
+            .tracks
+            .iter()
+            .map(|t| (t.name.clone(), t.sites.iter().map(|&s| self.game.sites[s as usize].name.clone()).collect()))
+            .collect();
+        let mut hooks = crate::hooks::Hooks::with_tracks(tracks);
+        for item in items {
+            match item {
+                Item::Define(d) => {
+                    let id = self.defines.len();
+                    if self.declare(&d.name, Global::Define(id)) {
+                        self.defines.push(d.clone());
+                    }
+                }
+                Item::Hook(h) => {
+                    let mut params = Vec::new();
+                    for (p, ty) in &h.params {
+                        match type_named(&ty.name) {
+                            Some(t) => params.push((p.name.clone(), t)),
+                            None => self.error(
+                                Diagnostic::error(ty.span, format!("`{}` is not a type a hook can take", ty.name))
+                                    .label("unknown type")
+                                    .help("one of `site`, `track`, `player`, `number`, `condition`, `sites`"),
+                            ),
+                        }
+                    }
+                    let Some(returns) = type_named(&h.returns.name).filter(|t| *t != Type::Set) else {
+                        self.error(
+                            Diagnostic::error(
+                                h.returns.span,
+                                format!("`{}` is not a type a hook can return", h.returns.name),
+                            )
+                            .label("unknown type")
+                            .help("one of `site`, `track`, `player`, `number`, `condition`"),
+                        );
+                        continue;
+                    };
+                    if params.len() != h.params.len() {
+                        continue;
+                    }
+                    match hooks.add(&h.name.name, params, returns, &h.code, h.code_span) {
+                        Ok(id) => {
+                            self.declare(&h.name, Global::Hook(id));
+                        }
+                        Err(d) => self.error(d),
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !hooks.defs.is_empty() {
+            self.game.hooks = Some(std::sync::Arc::new(hooks));
+        }
+    }
+
+    /// `glyph`s: how sites are drawn, first match first.
+    fn glyphs(&mut self, items: &[Item]) {
+        let mut scope = Scope::new(Ctx::default());
+        let slot = scope.bind("it", Type::Site);
+        self.game.glyph_slot = slot;
+        for item in items {
+            if let Item::Glyph(g) = item
+                && let Some(c) = self.expect(&g.cond, Type::Bool, &mut scope)
+            {
+                self.game.glyphs.push((g.text.value.clone(), c));
+            }
+        }
+        self.locals_used(scope.max, Span::default());
+    }
+
+    /// Whether both operands of a comparison are sites (compiled once to see,
+    /// with no diagnostics kept).
+    fn site_operands(&mut self, a: &Expr, b: &Expr, scope: &mut Scope) -> bool {
+        let before = self.diags.len();
+        let ta = self.expr(a, scope).map(|x| x.1);
+        let tb = self.expr(b, scope).map(|x| x.1);
+        self.diags.truncate(before);
+        ta == Some(Type::Site) && tb == Some(Type::Site)
+    }
+
+    /// A `define`d expression with its parameters bound to the arguments,
+    /// compiled where it is used.
+    fn inline(&mut self, call: &Expr, d: usize, args: &[Expr], scope: &mut Scope) -> Option<Typed> {
+        let def = self.defines[d].clone();
+        if args.len() != def.params.len() {
+            self.error(
+                Diagnostic::error(
+                    call.span,
+                    format!("`{}` takes {} argument(s), found {}", def.name.name, def.params.len(), args.len()),
+                )
+                .label("wrong number of arguments")
+                .note(def.span, "defined here"),
+            );
+            return None;
+        }
+        if self.define_depth >= 32 {
+            self.error(
+                Diagnostic::error(
+                    call.span,
+                    format!("`{}` uses itself, directly or through other definitions", def.name.name),
+                )
+                .label("used here")
+                .note(def.span, "defined here")
+                .help("a definition cannot refer to itself"),
+            );
+            return None;
+        }
+        let mut bound = Vec::new();
+        for (p, a) in def.params.iter().zip(args) {
+            let (e, ty) = self.expr(a, scope)?;
+            bound.push((p.name.clone(), e, ty));
+        }
+        // The body sees its parameters and the globals, not the caller's locals.
+        let saved_vars = std::mem::take(&mut scope.vars);
+        let saved_aliases = std::mem::replace(&mut scope.aliases, bound);
+        self.define_depth += 1;
+        let r = self.expr(&def.body, scope);
+        self.define_depth -= 1;
+        scope.vars = saved_vars;
+        scope.aliases = saved_aliases;
+        r
     }
 
     /// Reports a coloured construct in a game whose counters have no colours.
@@ -627,7 +824,17 @@ impl Compiler {
                 let b = self.expect(b, Type::Int, scope);
                 GDomain::Range(a?, b?)
             }
+            Domain::Set(set) => GDomain::Set(self.sites_or_set(set, scope)?),
         })
+    }
+
+    /// The type of the variable a domain binds.
+    fn domain_type(d: &Domain) -> Type {
+        match d {
+            Domain::Players(_) => Type::Player,
+            Domain::Range(..) => Type::Int,
+            Domain::Set(_) => Type::Site,
+        }
     }
 
     fn type_error(&mut self, span: Span, want: &str, got: Type) {
@@ -689,10 +896,33 @@ impl Compiler {
                     },
                 }
             }
+            ExprKind::Filter(set, cond) => {
+                let set = self.sites_or_set(set, scope);
+                let mark = scope.mark();
+                let it = scope.bind("it", Type::Site);
+                let cond = self.expect(cond, Type::Bool, scope);
+                scope.reset(mark);
+                Some((GExpr::Filter(Box::new(set?), it, Box::new(cond?)), Type::Set))
+            }
+            ExprKind::Cond(c, a, b) => {
+                let c = self.expect(c, Type::Bool, scope);
+                let a = self.expr(a, scope);
+                let b = self.expr(b, scope);
+                let ((a, ta), (b, tb)) = (a?, b?);
+                if ta != tb {
+                    self.error(
+                        Diagnostic::error(e.span, format!("the two branches give {} and {}", ta.word(), tb.word()))
+                            .label("different kinds of value")
+                            .help("both branches of `if ... then ... else ...` must give the same kind of value"),
+                    );
+                    return None;
+                }
+                Some((GExpr::Cond(Box::new(c?), Box::new(a), Box::new(b)), ta))
+            }
             ExprKind::Quant(q, var, domain, body) => {
                 let dom = self.domain(domain, scope);
                 let mark = scope.mark();
-                let ty = if matches!(**domain, Domain::Players(_)) { Type::Player } else { Type::Int };
+                let ty = Self::domain_type(domain);
                 let slot = scope.bind(&var.name, ty);
                 let want = if *q == Quant::Sum { Type::Int } else { Type::Bool };
                 let body = self.expect(body, want, scope);
@@ -706,6 +936,9 @@ impl Compiler {
         if let Some((_, slot, ty)) = scope.vars.iter().rev().find(|(k, _, _)| *k == n.name) {
             return Some((GExpr::Local(*slot), *ty));
         }
+        if let Some((_, e, ty)) = scope.aliases.iter().rev().find(|(k, _, _)| *k == n.name) {
+            return Some((e.clone(), *ty));
+        }
         let builtin = match n.name.as_str() {
             "mover" => {
                 Some((Builtin::Mover, Type::Player, scope.ctx.play, "in a move, a rule, `avoid`, `end` or `then`"))
@@ -718,6 +951,7 @@ impl Compiler {
                 "in `avoid`, `end` and `then`, which look at the position after a move",
             )),
             "ply" => Some((Builtin::Ply, Type::Int, true, "")),
+            "repetitions" => Some((Builtin::Repetitions, Type::Int, true, "")),
             "last-colour" => {
                 self.need_colours(n.span, "`last-colour`");
                 Some((Builtin::LastColour, Type::Player, scope.ctx.play, "after a sowing, in a move or a rule"))
@@ -747,7 +981,19 @@ impl Compiler {
             }
             Some(Global::Player(p)) => Some((GExpr::Const(Value::Player(p)), Type::Player)),
             Some(Global::Site(s)) => Some((GExpr::Const(Value::Site(s)), Type::Site)),
-            Some(Global::State(v)) => Some((GExpr::State(v), self.game.state[v as usize].1)),
+            Some(Global::State(v)) if !self.game.state[v as usize].per_site => {
+                Some((GExpr::State(v), self.game.state[v as usize].ty))
+            }
+            Some(Global::State(v)) => {
+                self.error(
+                    Diagnostic::error(n.span, format!("`{}` has a value for each site: name the site", n.name))
+                        .label("which site?")
+                        .help(format!("write `{}(SITE)`", n.name)),
+                );
+                let _ = v;
+                None
+            }
+            Some(Global::Group(set)) => Some((GExpr::Const(Value::Set(set)), Type::Set)),
             Some(Global::Track(t)) => Some((GExpr::Const(Value::Track(t)), Type::Track)),
             Some(Global::SiteFamily(_)) | Some(Global::TrackFamily(_)) => {
                 self.error(
@@ -972,12 +1218,73 @@ impl Compiler {
                 }
                 Some((GExpr::CanMove(boxed(self.expect(&args[0], Type::Player, scope)?)), Type::Bool))
             }
+            "member" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let x = self.expect(&args[0], Type::Site, scope);
+                let set = self.sites_or_set(&args[1], scope);
+                Some((GExpr::Member(boxed(x?), boxed(set?)), Type::Bool))
+            }
+            "on" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let x = self.expect(&args[0], Type::Site, scope);
+                let t = self.expect(&args[1], Type::Track, scope);
+                Some((GExpr::OnTrack(boxed(x?), boxed(t?)), Type::Bool))
+            }
+            "random" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let a = self.expect(&args[0], Type::Int, scope);
+                let b = self.expect(&args[1], Type::Int, scope);
+                Some((GExpr::Random(boxed(a?), boxed(b?)), Type::Int))
+            }
+            "side" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                Some((GExpr::Side(boxed(self.expect(&args[0], Type::Player, scope)?)), Type::Player))
+            }
             name => match self.globals.get(name).map(|g| g.0.clone()) {
                 Some(Global::Relation(r)) => {
                     if !arity(self, 1) {
                         return None;
                     }
                     Some((GExpr::Relation(r, boxed(self.expect(&args[0], Type::Site, scope)?)), Type::Site))
+                }
+                Some(Global::Group(set)) => {
+                    if !arity(self, 1) {
+                        return None;
+                    }
+                    let x = self.expect(&args[0], Type::Site, scope)?;
+                    Some((GExpr::Member(boxed(x), boxed(GExpr::Const(Value::Set(set)))), Type::Bool))
+                }
+                Some(Global::State(v)) if self.game.state[v as usize].per_site => {
+                    if !arity(self, 1) {
+                        return None;
+                    }
+                    let x = self.expect(&args[0], Type::Site, scope)?;
+                    Some((GExpr::SiteState(v, boxed(x)), self.game.state[v as usize].ty))
+                }
+                Some(Global::Define(d)) => self.inline(e, d, args, scope),
+                Some(Global::Hook(h)) => {
+                    let def = self
+                        .game
+                        .hooks
+                        .as_ref()
+                        .map(|hs| (hs.defs[h as usize].params.clone(), hs.defs[h as usize].returns))?;
+                    if !arity(self, def.0.len()) {
+                        return None;
+                    }
+                    let mut compiled = Vec::new();
+                    for (a, (_, ty)) in args.iter().zip(&def.0) {
+                        compiled.push(self.expect(a, *ty, scope));
+                    }
+                    let compiled: Option<Vec<GExpr>> = compiled.into_iter().collect();
+                    Some((GExpr::Hook(h, compiled?), def.1))
                 }
                 Some(other) => {
                     self.error(
@@ -987,14 +1294,21 @@ impl Compiler {
                     None
                 }
                 None => {
-                    let mut names: Vec<String> =
-                        ["count", "owner", "store", "reserve", "pit", "min", "max", "can-move", "index"]
-                            .map(String::from)
-                            .to_vec();
+                    let mut names: Vec<String> = [
+                        "count", "owner", "store", "reserve", "pit", "min", "max", "can-move", "index", "member", "on",
+                        "random", "side",
+                    ]
+                    .map(String::from)
+                    .to_vec();
                     names.extend(
                         self.globals
                             .iter()
-                            .filter(|(_, (g, _))| matches!(g, Global::Relation(_)))
+                            .filter(|(_, (g, _))| {
+                                matches!(
+                                    g,
+                                    Global::Relation(_) | Global::Define(_) | Global::Group(_) | Global::Hook(_)
+                                )
+                            })
                             .map(|(k, _)| k.clone()),
                     );
                     self.unknown(f, "function", names);
@@ -1038,6 +1352,12 @@ impl Compiler {
                     return None;
                 }
                 Some((GExpr::Bin(op, Box::new(x), Box::new(y)), Type::Bool))
+            }
+            // Sites compare by the order they are declared in.
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge if self.site_operands(a, b, scope) => {
+                let x = self.expect(a, Type::Site, scope);
+                let y = self.expect(b, Type::Site, scope);
+                Some((GExpr::Bin(op, Box::new(x?), Box::new(y?)), Type::Bool))
             }
             _ => {
                 let x = self.expect(a, Type::Int, scope);
@@ -1096,4 +1416,22 @@ fn precheck(body: &[g::Stmt], params: &[Param], tracks: &[g::Track]) -> (Option<
         return (Some(i), 1);
     }
     (None, 0)
+}
+
+/// The type a word names in a hook's signature.
+fn type_named(word: &str) -> Option<Type> {
+    Some(match word {
+        "site" => Type::Site,
+        "track" => Type::Track,
+        "player" => Type::Player,
+        "number" => Type::Int,
+        "condition" => Type::Bool,
+        "sites" => Type::Set,
+        _ => return None,
+    })
+}
+
+/// Whether a statement moves a number of counters (not all there are).
+fn amount_given(k: &StmtKind) -> bool {
+    matches!(k, StmtKind::Take { amount: Some(_), .. })
 }

@@ -22,6 +22,8 @@ pub struct Site {
 #[derive(Debug, Clone)]
 pub struct Track {
     pub name: String,
+    /// How moves name the track, if not by its name.
+    pub label: Option<String>,
     pub cyclic: bool,
     pub sites: Vec<SiteId>,
     /// For each site of the board, its position on this track.
@@ -39,6 +41,8 @@ pub enum Value {
     Site(SiteId),
     Set(u16),
     Track(u16),
+    /// A set computed during play (`(every pit where ...)`): bit `s` for site `s`.
+    Mask(u64),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +84,8 @@ pub enum Builtin {
     Ply,
     /// The colour (a player) of the last counter of the latest sowing.
     LastColour,
+    /// How many times the position has occurred before in this game.
+    Repetitions,
 }
 
 #[derive(Debug, Clone)]
@@ -91,6 +97,21 @@ pub enum Expr {
     Count(Box<Expr>, Option<Box<Expr>>),
     /// A state variable kept in the position.
     State(u16),
+    /// A per-site state variable of a site: `upright(x)`.
+    SiteState(u16, Box<Expr>),
+    /// Whether a site is in a set: `low(x)`, `member(x, s)`.
+    Member(Box<Expr>, Box<Expr>),
+    /// Whether a site is on a track.
+    OnTrack(Box<Expr>, Box<Expr>),
+    /// A number from `lo` to `hi` drawn from the game's seed (see `Engine::random`).
+    Random(Box<Expr>, Box<Expr>),
+    /// The first of a player's partners (the player, without partners).
+    Side(Box<Expr>),
+    /// A call of a rhai hook.
+    Hook(u16, Vec<Expr>),
+    /// The sites of a set for which a condition holds (the site in a local slot).
+    Filter(Box<Expr>, u8, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     /// The index of a site in its family (`s3` is 3).
     Index(Box<Expr>),
     Owner(Box<Expr>),
@@ -120,6 +141,8 @@ pub enum Domain {
     /// Every ordering of the colours of the counters in a site: a move's
     /// `order`, numbered from 0 (see [`crate::engine::arrange`]).
     Arrangements(Expr),
+    /// Every track.
+    Tracks,
 }
 
 #[derive(Debug, Clone)]
@@ -152,9 +175,12 @@ pub enum StmtKind {
     },
     Set {
         var: u16,
+        site: Option<Expr>,
         value: Expr,
     },
     Enter(u8),
+    /// Exchange everything two sites hold: counters and per-site state.
+    Swap(Expr, Expr),
     /// The first branch whose condition holds runs, else `otherwise`.
     If {
         branches: Vec<(Expr, Vec<Stmt>)>,
@@ -220,7 +246,27 @@ pub struct PhaseDef {
 
 #[derive(Debug, Clone)]
 pub struct Layout {
-    pub rows: Vec<Vec<Option<SiteId>>>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Blank,
+    Label(String),
+    Site(SiteId),
+}
+
+/// A value kept in the position: one, or one per site (`of every pit`),
+/// stored from `offset` in [`crate::engine::Position::vars`].
+#[derive(Debug, Clone)]
+pub struct StateVar {
+    pub name: String,
+    pub ty: Type,
+    pub per_site: bool,
+    /// For a per-site variable: the kind of site it is kept for.
+    pub kind: Option<SiteKind>,
+    pub hidden: bool,
+    pub offset: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -275,8 +321,16 @@ pub struct Game {
     pub colours: usize,
     /// The letter that stands for each colour in move names and positions.
     pub colour_letters: Vec<char>,
-    /// State variables kept in the position: name and type.
-    pub state: Vec<(String, Type)>,
+    /// State variables kept in the position.
+    pub state: Vec<StateVar>,
+    /// Players who share their sites, score and result.
+    pub partners: Vec<Vec<PlayerId>>,
+    /// How sites are drawn: the first glyph whose condition holds (with the
+    /// site in local slot `glyph_slot`).
+    pub glyphs: Vec<(String, Expr)>,
+    pub glyph_slot: u8,
+    /// The rhai hooks, compiled once.
+    pub hooks: Option<std::sync::Arc<crate::hooks::Hooks>>,
     pub locals: usize,
 }
 
@@ -287,6 +341,11 @@ pub struct Family {
 }
 
 impl Game {
+    /// How many values the position keeps for state variables.
+    pub fn state_slots(&self) -> usize {
+        self.state.iter().map(|v| if v.per_site { self.sites.len() } else { 1 }).sum()
+    }
+
     pub fn site_by_name(&self, name: &str) -> Option<SiteId> {
         self.sites.iter().position(|s| s.name == name).map(|i| i as SiteId)
     }

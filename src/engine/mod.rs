@@ -71,6 +71,8 @@ pub enum Halt {
     Illegal,
     /// The rules went wrong at run time; the text says how.
     Error(String),
+    /// The rules went wrong at a place in the rule file (a hook that failed).
+    At(String, crate::diagnostics::Span),
 }
 
 type Res<T> = Result<T, Halt>;
@@ -122,15 +124,16 @@ impl Sink<'_> {
                         "more than {MAX_LISTED} legal moves: too many to list (count or sample them instead)"
                     )));
                 }
+                // A group is the orders mv.order .. mv.order + n.
                 for r in 0..n {
-                    out.push(Move { order: r, ..mv });
+                    out.push(Move { order: mv.order + r, ..mv });
                 }
             }
             Sink::Any(found) => *found |= n > 0,
             Sink::Count(total) => *total = total.saturating_add(n),
             Sink::Pick(k, found) => {
                 if *k < n {
-                    *found = Some(Move { order: *k, ..mv });
+                    *found = Some(Move { order: mv.order + *k, ..mv });
                 } else {
                     *k -= n;
                 }
@@ -161,6 +164,10 @@ pub struct Engine {
     /// Work left before the rules are stopped as running away: one unit per
     /// loop step and sowing step, refilled by every public call.
     fuel: u64,
+    /// The game's seed, from which `random` draws.
+    seed: u64,
+    /// Draws made by `random` since the move (or scoring) began.
+    draws: u64,
 }
 
 impl Clone for Engine {
@@ -177,29 +184,38 @@ impl Clone for Engine {
             saved_locals: vec![],
             depth: 0,
             fuel: FUEL,
+            seed: self.seed,
+            draws: 0,
         }
     }
 }
 
 impl Engine {
-    /// A new game in its starting position (after `setup`).
+    /// A new game in its starting position (after `setup`), seed 0.
     pub fn new(game: Arc<Game>) -> Result<Self, Halt> {
+        Engine::with_seed(game, 0)
+    }
+
+    /// A new game whose `random` draws come from `seed`.
+    pub fn with_seed(game: Arc<Game>, seed: u64) -> Result<Self, Halt> {
         let n = game.sites.len() * game.colours;
         let mut e = Engine {
             locals: vec![Value::None; game.locals.max(1) + 4],
             pos: Position {
                 counts: vec![0; n],
-                vars: vec![Value::None; game.state.len()],
+                vars: vec![Value::None; game.state_slots()],
                 turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false },
             },
             undo_counts: Vec::with_capacity(n * 256),
-            undo_vars: Vec::with_capacity(game.state.len() * 256),
+            undo_vars: Vec::with_capacity(game.state_slots() * 256),
             undo_turns: Vec::with_capacity(256),
             scratch: vec![],
             avoided: vec![],
             saved_locals: vec![],
             depth: 0,
             fuel: FUEL,
+            seed,
+            draws: 0,
             game,
         };
         let g = e.game.clone();
@@ -460,7 +476,13 @@ impl Engine {
             let Some(seq) = seq else { continue };
             let counts = self.order_counts(mv)?;
             if let Some(r) = arrange::rank(&counts.1[..counts.0], seq) {
-                return Ok(Some(Move { order: r, ..mv }));
+                let m = Move { order: r, ..mv };
+                // A group of one tried order: only that order was found legal.
+                let def = &self.game.moves[mv.def as usize];
+                if def.needs_trial && !(n == 1 && mv.order == r) && !self.trial(m, self.pos.turn.to_move)? {
+                    return Ok(None);
+                }
+                return Ok(Some(m));
             }
         }
         Ok(None)
@@ -640,6 +662,20 @@ impl Engine {
                     }
                 }
             }
+            Domain::Tracks => {
+                for t in 0..self.game.tracks.len() as u16 {
+                    self.tick()?;
+                    self.bind_params(def, i, mv);
+                    self.locals[p.slot as usize] = Value::Track(t);
+                    if self.choice_ok(p, f)? {
+                        mv.args[i] = t as i32;
+                        self.enumerate(def, i + 1, mv, f, sink)?;
+                        if sink.done() {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
             Domain::Arrangements(site) => {
                 // The last choice: every order of the site's colours, as one group.
                 let s = self.eval(site, f)?.site()?;
@@ -656,6 +692,53 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// The next number drawn from the game's seed. It depends only on the
+    /// seed, the ply and how many draws this move made before, so a move that
+    /// is tried and then made draws the same numbers both times.
+    fn random(&mut self) -> u64 {
+        self.draws += 1;
+        let mut z = self.seed
+            ^ (self.pos.turn.ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ self.draws.wrapping_mul(0xD1B5_4A32_D192_ED03);
+        // SplitMix64's finaliser.
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// How many times the current position occurred before in this game
+    /// (the same counters, state and player to move, in the same phase).
+    fn repetitions(&self) -> usize {
+        let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
+        (0..self.undo_turns.len())
+            .filter(|&k| {
+                let t = self.undo_turns[k];
+                t.to_move == self.pos.turn.to_move
+                    && t.phase == self.pos.turn.phase
+                    && self.undo_counts[k * n..(k + 1) * n] == self.pos.counts[..]
+                    && self.undo_vars[k * v..(k + 1) * v] == self.pos.vars[..]
+            })
+            .count()
+    }
+
+    /// Sets the seed `random` draws from (the game's `--seed`).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    /// The glyph a site is drawn with: the first `glyph` whose condition holds.
+    pub fn glyph(&mut self, s: SiteId) -> Option<String> {
+        let g = self.game.clone();
+        let f = Frame::new(self.pos.turn.to_move);
+        for (text, cond) in &g.glyphs {
+            self.locals[g.glyph_slot as usize] = Value::Site(s);
+            if self.eval(cond, &f).map(|v| v.truthy()).unwrap_or(false) {
+                return Some(text.clone());
+            }
+        }
+        None
     }
 
     fn tick(&mut self) -> Res<()> {
@@ -717,6 +800,7 @@ impl Engine {
         let mover = self.pos.turn.to_move;
         let mut f = Frame::new(mover);
         f.order = mv.order;
+        self.draws = 0;
         if !mv.is_pass() {
             let def =
                 g.moves.get(mv.def as usize).ok_or_else(|| Halt::Error(format!("no move declaration {}", mv.def)))?;
@@ -785,10 +869,16 @@ impl Engine {
     /// Each player's score in the current position.
     pub fn scores(&mut self) -> Res<Vec<i64>> {
         self.fuel = FUEL;
+        self.draws = 0;
         let g = self.game.clone();
         let f = Frame::new(self.pos.turn.to_move);
         let mut out = Vec::with_capacity(g.players.len());
         for p in 0..g.players.len() as u8 {
+            // Partners share one score: the first partner's, worked out once.
+            if let Some(first) = g.partners.iter().find(|gr| gr.contains(&p)).map(|gr| gr[0]).filter(|&f| f != p) {
+                out.push(out[first as usize]);
+                continue;
+            }
             self.locals[g.score.0 as usize] = Value::Player(p);
             out.push(self.eval(&g.score.1, &f)?.int()?);
         }
@@ -980,14 +1070,36 @@ impl Engine {
                     }
                     Ok(())
                 }
-                Domain::Arrangements(_) => Err(Halt::Error("a loop over arrangements".into())),
+                Domain::Arrangements(_) | Domain::Tracks => {
+                    Err(Halt::Error("a loop over arrangements or tracks".into()))
+                }
             },
             StmtKind::Let { var, value } => {
                 self.locals[*var as usize] = self.eval(value, f)?;
                 Ok(())
             }
-            StmtKind::Set { var, value } => {
-                self.pos.vars[*var as usize] = self.eval(value, f)?;
+            StmtKind::Set { var, site, value } => {
+                let v = &self.game.state[*var as usize];
+                let slot = match site {
+                    Some(x) => {
+                        let offset = v.offset;
+                        offset + self.eval(x, f)?.site()? as usize
+                    }
+                    None => v.offset,
+                };
+                self.pos.vars[slot] = self.eval(value, f)?;
+                Ok(())
+            }
+            StmtKind::Swap(a, b) => {
+                let (a, b) = (self.eval(a, f)?.site()? as usize, self.eval(b, f)?.site()? as usize);
+                let k = self.game.colours;
+                for c in 0..k {
+                    self.pos.counts.swap(a * k + c, b * k + c);
+                }
+                let g = self.game.clone();
+                for v in g.state.iter().filter(|v| v.per_site) {
+                    self.pos.vars.swap(v.offset + a, v.offset + b);
+                }
                 Ok(())
             }
             StmtKind::Enter(p) => {
@@ -1018,6 +1130,7 @@ impl Engine {
         match v {
             Value::Site(_) => Ok(1),
             Value::Set(s) => Ok(self.game.sets[s as usize].len()),
+            Value::Mask(m) => Ok(m.count_ones() as usize),
             other => Err(type_halt("a set of sites", other)),
         }
     }
@@ -1026,6 +1139,12 @@ impl Engine {
         match v {
             Value::Site(s) => Ok(s),
             Value::Set(s) => Ok(self.game.sets[s as usize][k]),
+            Value::Mask(mut m) => {
+                for _ in 0..k {
+                    m &= m - 1;
+                }
+                Ok(m.trailing_zeros() as SiteId)
+            }
             other => Err(type_halt("a set of sites", other)),
         }
     }
@@ -1044,6 +1163,7 @@ impl Engine {
                     }
                 },
                 Builtin::Ply => Value::Int(self.pos.turn.ply as i64),
+                Builtin::Repetitions => Value::Int(self.repetitions() as i64),
                 Builtin::LastColour => match f.last_colour {
                     Some(c) => Value::Player(c),
                     None => {
@@ -1064,10 +1184,88 @@ impl Engine {
                 match v {
                     Value::Site(s) => Value::Int(one(self, s)),
                     Value::Set(set) => Value::Int(self.game.sets[set as usize].iter().map(|&s| one(self, s)).sum()),
+                    Value::Mask(m) => {
+                        Value::Int((0..64).filter(|b| m & (1 << b) != 0).map(|b| one(self, b as SiteId)).sum())
+                    }
                     other => return Err(type_halt("a site", other)),
                 }
             }
-            Expr::State(v) => self.pos.vars[*v as usize],
+            Expr::State(v) => match self.pos.vars[self.game.state[*v as usize].offset] {
+                Value::None => {
+                    return Err(Halt::Error(format!("`{}` has no value yet", self.game.state[*v as usize].name)));
+                }
+                x => x,
+            },
+            Expr::SiteState(v, x) => {
+                let s = self.eval(x, f)?.site()? as usize;
+                let var = &self.game.state[*v as usize];
+                match self.pos.vars[var.offset + s] {
+                    // A per-site value never set is false, 0 or no value.
+                    Value::None if var.ty == Type::Bool => Value::Bool(false),
+                    Value::None if var.ty == Type::Int => Value::Int(0),
+                    x => x,
+                }
+            }
+            Expr::Member(x, set) => {
+                let s = self.eval(x, f)?.site()?;
+                let set = self.eval(set, f)?;
+                let mut found = false;
+                for k in 0..self.set_len(set)? {
+                    if self.set_item(set, k)? == s {
+                        found = true;
+                        break;
+                    }
+                }
+                Value::Bool(found)
+            }
+            Expr::Filter(set, slot, cond) => {
+                let set = self.eval(set, f)?;
+                let mut mask = 0u64;
+                for k in 0..self.set_len(set)? {
+                    let s = self.set_item(set, k)?;
+                    if s >= 64 {
+                        return Err(Halt::Error("a set filtered during play can hold only the first 64 sites".into()));
+                    }
+                    self.locals[*slot as usize] = Value::Site(s);
+                    if self.eval(cond, f)?.truthy() {
+                        mask |= 1 << s;
+                    }
+                }
+                Value::Mask(mask)
+            }
+            Expr::Cond(c, a, b) => {
+                if self.eval(c, f)?.truthy() {
+                    self.eval(a, f)?
+                } else {
+                    self.eval(b, f)?
+                }
+            }
+            Expr::OnTrack(x, t) => {
+                let s = self.eval(x, f)?.site()?;
+                let t = self.eval(t, f)?.track()?;
+                Value::Bool(self.game.tracks[t as usize].position[s as usize].is_some())
+            }
+            Expr::Random(a, b) => {
+                let (lo, hi) = (self.eval(a, f)?.int()?, self.eval(b, f)?.int()?);
+                if hi < lo {
+                    return Err(Halt::Error(format!("random({lo}, {hi}): the range is empty")));
+                }
+                Value::Int(lo + (self.random() % ((hi - lo) as u64 + 1)) as i64)
+            }
+            Expr::Side(p) => {
+                let p = self.eval(p, f)?.player()?;
+                let side = self.game.partners.iter().find(|g| g.contains(&p)).map_or(p, |g| g[0]);
+                Value::Player(side)
+            }
+            Expr::Hook(h, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a, f)?);
+                }
+                let g = self.game.clone();
+                let hooks = g.hooks.as_ref().ok_or_else(|| Halt::Error("no hooks".into()))?;
+                hooks.call(&g, *h, &vals).map_err(|(m, span)| Halt::At(m, span))?
+            }
             Expr::Index(x) => {
                 let s = self.eval(x, f)?.site()?;
                 match &self.game.sites[s as usize].family {
@@ -1147,6 +1345,16 @@ impl Engine {
                 match op {
                     BinOp::Eq => Value::Bool(x == y),
                     BinOp::Ne => Value::Bool(x != y),
+                    // Sites compare by the order they are declared in.
+                    _ if matches!((x, y), (Value::Site(_), Value::Site(_))) => {
+                        let (Value::Site(x), Value::Site(y)) = (x, y) else { unreachable!() };
+                        Value::Bool(match op {
+                            BinOp::Lt => x < y,
+                            BinOp::Le => x <= y,
+                            BinOp::Gt => x > y,
+                            _ => x >= y,
+                        })
+                    }
                     _ => {
                         let (x, y) = (x.int()?, y.int()?);
                         match op {
@@ -1169,23 +1377,32 @@ impl Engine {
             Expr::Min(a, b) => Value::Int(self.eval(a, f)?.int()?.min(self.eval(b, f)?.int()?)),
             Expr::Max(a, b) => Value::Int(self.eval(a, f)?.int()?.max(self.eval(b, f)?.int()?)),
             Expr::Quant(q, slot, dom, body) => {
-                let items: (i64, i64, u8) = match &**dom {
-                    Domain::Players => (0, self.game.players.len() as i64 - 1, 0),
+                // The values the variable takes: players, numbers or sites.
+                let (lo, hi, set) = match &**dom {
+                    Domain::Players => (0, self.game.players.len() as i64 - 1, None),
                     Domain::Range(a, b) => {
                         let (lo, hi) = (self.eval(a, f)?.int()?, self.eval(b, f)?.int()?);
                         check_range(lo, hi)?;
-                        (lo, hi, 1)
+                        (lo, hi, None)
                     }
-                    Domain::Set(_) | Domain::Arrangements(_) => {
-                        return Err(Halt::Error("quantifier over a set".into()));
+                    Domain::Set(s) => {
+                        let set = self.eval(s, f)?;
+                        (0, self.set_len(set)? as i64 - 1, Some(set))
+                    }
+                    Domain::Arrangements(_) | Domain::Tracks => {
+                        return Err(Halt::Error("a quantifier over arrangements or tracks".into()));
                     }
                 };
                 let mut acc: i64 = 0;
                 let mut any = false;
                 let mut all = true;
-                for v in items.0..=items.1 {
+                for v in lo..=hi {
                     self.tick()?;
-                    self.locals[*slot as usize] = if items.2 == 0 { Value::Player(v as u8) } else { Value::Int(v) };
+                    self.locals[*slot as usize] = match (set, &**dom) {
+                        (Some(set), _) => Value::Site(self.set_item(set, v as usize)?),
+                        (None, Domain::Players) => Value::Player(v as u8),
+                        _ => Value::Int(v),
+                    };
                     let r = self.eval(body, f)?;
                     match q {
                         Quant::Sum => acc = acc.saturating_add(r.int()?),
@@ -1314,6 +1531,9 @@ fn param_text(g: &Game, def: &MoveDef, i: usize, a: i32) -> String {
         Some(Value::Site(x)) => g.sites[x as usize].name.clone(),
         Some(Value::Player(p)) => g.players[p as usize].clone(),
         Some(Value::Int(v)) => v.to_string(),
+        Some(Value::Track(t)) => {
+            g.tracks[t as usize].label.clone().unwrap_or_else(|| g.tracks[t as usize].name.clone())
+        }
         _ => "?".into(),
     }
 }
@@ -1325,6 +1545,7 @@ fn arg_value(p: &Param, a: i32) -> Value {
         Domain::Players => Value::Player(a as PlayerId),
         // The order itself is the move's `order`, read by `sow ... in order`.
         Domain::Arrangements(_) => Value::None,
+        Domain::Tracks => Value::Track(a as u16),
     }
 }
 

@@ -33,7 +33,7 @@ pub enum Item {
     State(StateDecl),
     Site(SiteDecl),
     Relation(RelationDecl),
-    Track(TrackDecl),
+    Track(Box<TrackDecl>),
     Layout(LayoutDecl),
     Setup(Block),
     Phase(PhaseDecl),
@@ -43,6 +43,50 @@ pub enum Item {
     End(EndDecl),
     Stuck(StuckDecl),
     Score(ScoreDecl),
+    Define(DefineDecl),
+    Group(GroupDecl),
+    Hook(HookDecl),
+    Partners(PartnersDecl),
+    Glyph(GlyphDecl),
+}
+
+#[derive(Debug, Clone)]
+pub struct DefineDecl {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub body: Expr,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct GroupDecl {
+    pub name: Ident,
+    pub items: Vec<TrackItem>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct HookDecl {
+    pub name: Ident,
+    pub params: Vec<(Ident, Ident)>,
+    pub returns: Ident,
+    /// The rhai source, and where it starts in the file.
+    pub code: String,
+    pub code_span: Span,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct PartnersDecl {
+    pub names: Vec<Ident>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct GlyphDecl {
+    pub text: Str,
+    pub cond: Expr,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -93,6 +137,9 @@ pub struct PlayersDecl {
 pub struct StateDecl {
     pub name: Ident,
     pub ty: Ident,
+    /// `of every pit`: a value for each site of this kind.
+    pub per_site: Option<SiteKind>,
+    pub hidden: bool,
     pub span: Span,
 }
 
@@ -118,6 +165,8 @@ impl SiteKind {
 pub enum Domain {
     Players(Span),
     Range(Expr, Expr),
+    /// Every site of a set.
+    Set(Expr),
 }
 
 /// What is inside the brackets of a declared name.
@@ -184,6 +233,8 @@ pub enum IndexArg {
 #[derive(Debug, Clone)]
 pub struct TrackDecl {
     pub name: DeclName,
+    /// How moves name the track (`"plane 1"`), if not by its name.
+    pub label: Option<Str>,
     pub cyclic: bool,
     pub items: Vec<TrackItem>,
     pub span: Span,
@@ -191,9 +242,15 @@ pub struct TrackDecl {
 
 #[derive(Debug, Clone)]
 pub struct LayoutDecl {
-    /// Each row's cells; `None` is a blank cell.
-    pub rows: Vec<Vec<Option<TrackItem>>>,
+    pub rows: Vec<Vec<LayoutCell>>,
     pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum LayoutCell {
+    Blank,
+    Label(Str),
+    Sites(Box<TrackItem>),
 }
 
 #[derive(Debug, Clone)]
@@ -212,6 +269,8 @@ pub enum ChoiceDomain {
     Players(Span),
     /// Every ordering of the colours of the counters in a site.
     Arrangements(Expr),
+    /// Every track.
+    Tracks(Span),
 }
 
 #[derive(Debug, Clone)]
@@ -309,9 +368,12 @@ pub enum StmtKind {
     },
     Set {
         var: Ident,
+        /// `set upright(x) = ...`: the site of a per-site state.
+        site: Option<Expr>,
         value: Expr,
     },
     Enter(Ident),
+    Swap(Expr, Expr),
     /// `if C1 { .. } else if C2 { .. } else { .. }`: the branches in order.
     If {
         branches: Vec<(Expr, Vec<Stmt>)>,
@@ -399,4 +461,8 @@ pub enum ExprKind {
     Is(Box<Expr>, SiteKind),
     Every(SiteKind, Option<Box<Expr>>),
     Quant(Quant, Ident, Box<Domain>, Box<Expr>),
+    /// `(SET where COND)`, with `it` the site in COND.
+    Filter(Box<Expr>, Box<Expr>),
+    /// `if C then A else B`.
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
 }

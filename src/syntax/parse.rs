@@ -129,6 +129,7 @@ fn rule_name(rule: &Rule) -> String {
             "an expression".into()
         }
         Rule::EOI => "the end of the file".into(),
+        Rule::state_decl | Rule::hidden => "`state`".into(),
         Rule::item => "a declaration (game, option, players, pit, track, move, rule, ...)".into(),
         Rule::stmt => "a statement (sow, take, put, if, for, let, require, again, end game)".into(),
         Rule::op_or | Rule::op_and => "`and` or `or`".into(),
@@ -150,7 +151,7 @@ fn rule_name(rule: &Rule) -> String {
 /// operator into those words, so that a syntax error lists a few choices.
 fn group(name: String) -> String {
     const STATEMENTS: &[&str] =
-        &["`sow`", "`take`", "`put`", "`if`", "`for`", "`let`", "`require`", "`again`", "`enter`"];
+        &["`sow`", "`take`", "`put`", "`if`", "`for`", "`let`", "`require`", "`again`", "`enter`", "`swap`"];
     const DECLARATIONS: &[&str] = &[
         "`game`",
         "`extends`",
@@ -170,6 +171,12 @@ fn group(name: String) -> String {
         "`score`",
         "`counters`",
         "`state`",
+        "`hidden`",
+        "`define`",
+        "`group`",
+        "`hook`",
+        "`partners`",
+        "`glyph`",
     ];
     const OPERATORS: &[&str] = &["`and` or `or`", "`and`", "`or`", "`is`", "a comparison", "an operator"];
     if STATEMENTS.contains(&name.as_str()) {
@@ -391,9 +398,64 @@ impl Lower {
             }
             Rule::counters_decl => Item::Counters(span),
             Rule::state_decl => {
+                let mut hidden = false;
+                let mut per_site = None;
+                let mut idents = Vec::new();
+                for c in it {
+                    match c.as_rule() {
+                        Rule::hidden => hidden = true,
+                        Rule::per_site => per_site = Some(self.site_kind(kids(c).next().unwrap())),
+                        _ => idents.push(self.ident(c)),
+                    }
+                }
+                let ty = idents.pop().unwrap();
+                let name = idents.pop().unwrap();
+                Item::State(StateDecl { name, ty, per_site, hidden, span })
+            }
+            Rule::define_decl => {
                 let name = self.ident(it.next().unwrap());
-                let ty = self.ident(it.next().unwrap());
-                Item::State(StateDecl { name, ty, span })
+                let mut params = Vec::new();
+                let mut body = None;
+                for c in it {
+                    match c.as_rule() {
+                        Rule::ident => params.push(self.ident(c)),
+                        _ => body = Some(self.expr(c)?),
+                    }
+                }
+                Item::Define(DefineDecl { name, params, body: body.unwrap(), span })
+            }
+            Rule::group_decl => {
+                let name = self.ident(it.next().unwrap());
+                let items = it.map(|c| self.track_item(c)).collect::<R<Vec<_>>>()?;
+                Item::Group(GroupDecl { name, items, span })
+            }
+            Rule::hook_decl => {
+                let name = self.ident(it.next().unwrap());
+                let mut params = Vec::new();
+                let mut rest = Vec::new();
+                for c in it {
+                    match c.as_rule() {
+                        Rule::hook_param => {
+                            let mut k = kids(c);
+                            let n = self.ident(k.next().unwrap());
+                            params.push((n, self.ident(k.next().unwrap())));
+                        }
+                        _ => rest.push(c),
+                    }
+                }
+                let returns = self.ident(rest.remove(0));
+                let raw = rest.remove(0);
+                let rs = self.span(&raw);
+                let text = raw.as_str();
+                let code = text[3..text.len() - 3].to_string();
+                let code_span = Span::new(rs.file, rs.start + 3, rs.start + 3 + code.len());
+                Item::Hook(HookDecl { name, params, returns, code, code_span, span })
+            }
+            Rule::partners_decl => Item::Partners(PartnersDecl { names: it.map(|c| self.ident(c)).collect(), span }),
+            Rule::glyph_decl => {
+                let text = self.string(it.next().unwrap());
+                let cond = self.expr(it.next().unwrap())?;
+                Item::Glyph(GlyphDecl { text, cond, span })
             }
             Rule::players_decl => {
                 let mut names = Vec::new();
@@ -451,9 +513,15 @@ impl Lower {
             }
             Rule::track_decl => {
                 let name = self.decl_name(it.next().unwrap())?;
-                let cyclic = it.next().unwrap().as_str() == "cyclic";
+                let mut label = None;
+                let mut shape = it.next().unwrap();
+                if shape.as_rule() == Rule::string {
+                    label = Some(self.string(shape));
+                    shape = it.next().unwrap();
+                }
+                let cyclic = shape.as_str() == "cyclic";
                 let items = it.map(|c| self.track_item(c)).collect::<R<Vec<_>>>()?;
-                Item::Track(TrackDecl { name, cyclic, items, span })
+                Item::Track(Box::new(TrackDecl { name, label, cyclic, items, span }))
             }
             Rule::layout_decl => {
                 let mut rows = Vec::new();
@@ -462,8 +530,9 @@ impl Lower {
                     for cell in kids(row).filter(|c| c.as_rule() == Rule::layout_cell) {
                         let inner = kids(cell).next().unwrap();
                         cells.push(match inner.as_rule() {
-                            Rule::blank_cell => None,
-                            _ => Some(self.track_item(inner)?),
+                            Rule::blank_cell => LayoutCell::Blank,
+                            Rule::string => LayoutCell::Label(self.string(inner)),
+                            _ => LayoutCell::Sites(Box::new(self.track_item(inner)?)),
                         });
                     }
                     rows.push(cells);
@@ -532,6 +601,7 @@ impl Lower {
                     let d = kids(parts.next().unwrap()).next().unwrap();
                     let domain = match d.as_rule() {
                         Rule::domain_players => ChoiceDomain::Players(self.span(&d)),
+                        Rule::domain_tracks => ChoiceDomain::Tracks(self.span(&d)),
                         Rule::arrangements => ChoiceDomain::Arrangements(self.expr(kids(d).next().unwrap())?),
                         _ => match self.index_arg(d)? {
                             IndexArg::Range(a, b) => ChoiceDomain::Range(a, b),
@@ -600,10 +670,10 @@ impl Lower {
         let span = self.span(&p);
         // `players` is a keyword token, so a domain without children is `players`.
         Ok(match kids(p).next() {
-            Some(range) => {
-                let (a, b) = self.range(range)?;
-                Domain::Range(a, b)
-            }
+            Some(arg) => match self.index_arg(arg)? {
+                IndexArg::Range(a, b) => Domain::Range(a, b),
+                IndexArg::Single(set) => Domain::Set(set),
+            },
             None => Domain::Players(span),
         })
     }
@@ -694,7 +764,15 @@ impl Lower {
             }
             Rule::set_stmt => {
                 let var = self.ident(it.next().unwrap());
-                StmtKind::Set { var, value: self.expr(it.next().unwrap())? }
+                let first = self.expr(it.next().unwrap())?;
+                match it.next() {
+                    Some(v) => StmtKind::Set { var, site: Some(first), value: self.expr(v)? },
+                    None => StmtKind::Set { var, site: None, value: first },
+                }
+            }
+            Rule::swap_stmt => {
+                let a = self.expr(it.next().unwrap())?;
+                StmtKind::Swap(a, self.expr(it.next().unwrap())?)
             }
             Rule::enter_stmt => StmtKind::Enter(self.ident(it.next().unwrap())),
             Rule::if_stmt => {
@@ -832,6 +910,19 @@ impl Lower {
                 let domain = self.domain(it.next().unwrap())?;
                 let body = self.expr(it.next().unwrap())?;
                 ExprKind::Quant(q, var, Box::new(domain), Box::new(body))
+            }
+            Rule::filtered => {
+                let mut it = kids(p);
+                let set = self.expr(it.next().unwrap())?;
+                let cond = self.expr(it.next().unwrap())?;
+                ExprKind::Filter(Box::new(set), Box::new(cond))
+            }
+            Rule::conditional => {
+                let mut it = kids(p);
+                let c = self.expr(it.next().unwrap())?;
+                let a = self.expr(it.next().unwrap())?;
+                let b = self.expr(it.next().unwrap())?;
+                ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b))
             }
             Rule::kind_set => {
                 let mut it = kids(p);

@@ -1,0 +1,197 @@
+//! rhai hooks: the rules a game needs that the language does not say
+//! declaratively. One rhai engine serves every hook of a game. It is set up
+//! once: no module or file access, no `eval`, nothing printed, and limits on
+//! operations, call depth, expression depth and the size of strings, arrays
+//! and maps, so that a hook that loops for ever or recurses without end stops
+//! with an error. Each hook is compiled once, when the rule file is loaded.
+
+use rhai::{AST, Dynamic, Engine, Position, Scope};
+
+use crate::diagnostics::{Diagnostic, Span};
+use crate::engine::game::{Game, Type, Value};
+
+/// Most rhai operations one call of a hook may take.
+pub const MAX_OPERATIONS: u64 = 200_000;
+
+pub struct Hooks {
+    engine: Engine,
+    pub defs: Vec<HookDef>,
+}
+
+impl std::fmt::Debug for Hooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hooks").field("defs", &self.defs.iter().map(|d| &d.name).collect::<Vec<_>>()).finish()
+    }
+}
+
+pub struct HookDef {
+    pub name: String,
+    pub params: Vec<(String, Type)>,
+    pub returns: Type,
+    /// Where the rhai code is in the rule file.
+    pub code_span: Span,
+    code: String,
+    /// The characters the wrapper puts before the code on its first line.
+    prefix: usize,
+    ast: AST,
+}
+
+/// The rhai name of a hook or parameter (rhai names have no `-`).
+fn rhai_name(name: &str) -> String {
+    name.replace('-', "_")
+}
+
+fn engine() -> Engine {
+    let mut e = Engine::new();
+    e.set_max_operations(MAX_OPERATIONS);
+    e.set_max_call_levels(32);
+    e.set_max_expr_depths(64, 32);
+    e.set_max_string_size(10_000);
+    e.set_max_array_size(10_000);
+    e.set_max_map_size(1_000);
+    e.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
+    e.disable_symbol("eval");
+    e.on_print(|_| {});
+    e.on_debug(|_, _, _| {});
+    e
+}
+
+impl Hooks {
+    pub fn new() -> Hooks {
+        Hooks { engine: engine(), defs: Vec::new() }
+    }
+
+    /// Hooks that can read the game's tracks: `track_sites(NAME)` is the
+    /// sites of a track, in order.
+    pub fn with_tracks(tracks: Vec<(String, Vec<String>)>) -> Hooks {
+        let mut h = Hooks::new();
+        h.engine.register_fn("track_sites", move |name: &str| -> rhai::Array {
+            tracks
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, s)| s.iter().map(|x| Dynamic::from(x.clone())).collect())
+                .unwrap_or_default()
+        });
+        h
+    }
+
+    /// Compiles a hook; a rhai syntax error is a diagnostic at its place in
+    /// the rule file.
+    pub fn add(
+        &mut self,
+        name: &str,
+        params: Vec<(String, Type)>,
+        returns: Type,
+        code: &str,
+        code_span: Span,
+    ) -> Result<u16, Diagnostic> {
+        let head = format!(
+            "fn {}({}) {{",
+            rhai_name(name),
+            params.iter().map(|(p, _)| rhai_name(p)).collect::<Vec<_>>().join(", ")
+        );
+        let wrapped = format!("{head}{code}\n}}");
+        let ast = self.engine.compile(&wrapped).map_err(|e| {
+            let span = map_position(code, head.len(), code_span, e.position());
+            Diagnostic::error(span, format!("hook `{name}`: rhai syntax error: {}", e.err_type()))
+                .label("here")
+                .help("hooks are rhai scripts: https://rhai.rs/book/")
+        })?;
+        self.defs.push(HookDef {
+            name: name.to_string(),
+            params,
+            returns,
+            code_span,
+            code: code.to_string(),
+            prefix: head.len(),
+            ast,
+        });
+        Ok((self.defs.len() - 1) as u16)
+    }
+
+    /// Calls a hook with arguments; its result, of the declared type.
+    pub fn call(&self, g: &Game, id: u16, args: &[Value]) -> Result<Value, (String, Span)> {
+        let def = &self.defs[id as usize];
+        let dyn_args: Vec<Dynamic> = args.iter().map(|v| to_dynamic(g, *v)).collect();
+        let r = self.engine.call_fn::<Dynamic>(&mut Scope::new(), &def.ast, rhai_name(&def.name), dyn_args).map_err(
+            |e| {
+                let pos = e.position();
+                let what = match *e {
+                    rhai::EvalAltResult::ErrorTooManyOperations(_) => {
+                        format!("ran for more than {MAX_OPERATIONS} operations (a loop that never ends?)")
+                    }
+                    rhai::EvalAltResult::ErrorStackOverflow(_) => "recursed too deeply".to_string(),
+                    ref other => other.to_string(),
+                };
+                (format!("hook `{}` failed: {what}", def.name), map_position(&def.code, def.prefix, def.code_span, pos))
+            },
+        )?;
+        from_dynamic(g, def.returns, r).map_err(|m| (format!("hook `{}` returned {m}", def.name), def.code_span))
+    }
+}
+
+impl Default for Hooks {
+    fn default() -> Self {
+        Hooks::new()
+    }
+}
+
+/// The place in the rule file of a rhai position in the wrapped code.
+fn map_position(code: &str, prefix: usize, code_span: Span, pos: Position) -> Span {
+    let (Some(line), col) = (pos.line(), pos.position().unwrap_or(1)) else { return code_span };
+    let col = col.saturating_sub(1);
+    let offset = if line == 1 {
+        col.saturating_sub(prefix)
+    } else {
+        let start = code.split_inclusive('\n').take(line - 1).map(|l| l.len()).sum::<usize>();
+        start + col
+    };
+    let offset = offset.min(code.len());
+    let end = (offset + 1).min(code.len()).max(offset);
+    Span::new(code_span.file, code_span.start + offset, code_span.start + end)
+}
+
+fn to_dynamic(g: &Game, v: Value) -> Dynamic {
+    match v {
+        Value::None => Dynamic::UNIT,
+        Value::Int(i) => Dynamic::from(i),
+        Value::Bool(b) => Dynamic::from(b),
+        Value::Player(p) => Dynamic::from(g.players[p as usize].clone()),
+        Value::Site(s) => Dynamic::from(g.sites[s as usize].name.clone()),
+        Value::Track(t) => Dynamic::from(g.tracks[t as usize].name.clone()),
+        Value::Set(s) => Dynamic::from_array(
+            g.sets[s as usize].iter().map(|&x| Dynamic::from(g.sites[x as usize].name.clone())).collect(),
+        ),
+        Value::Mask(m) => Dynamic::from_array(
+            (0..64u16).filter(|b| m & (1 << b) != 0).map(|b| Dynamic::from(g.sites[b as usize].name.clone())).collect(),
+        ),
+    }
+}
+
+fn from_dynamic(g: &Game, ty: Type, d: Dynamic) -> Result<Value, String> {
+    if d.is_unit() {
+        return Ok(Value::None);
+    }
+    let name = || d.clone().into_string().map_err(|t| format!("a {t}, not a name"));
+    match ty {
+        Type::Int => d.as_int().map(Value::Int).map_err(|t| format!("a {t}, not a number")),
+        Type::Bool => d.as_bool().map(Value::Bool).map_err(|t| format!("a {t}, not true or false")),
+        Type::Site => {
+            let n = name()?;
+            g.site_by_name(&n).map(Value::Site).ok_or_else(|| format!("`{n}`, which is no site"))
+        }
+        Type::Player => {
+            let n = name()?;
+            g.player_by_name(&n).map(Value::Player).ok_or_else(|| format!("`{n}`, which is no player"))
+        }
+        Type::Track => {
+            let n = name()?;
+            g.tracks
+                .iter()
+                .position(|t| t.name == n)
+                .map(|t| Value::Track(t as u16))
+                .ok_or_else(|| format!("`{n}`, which is no track"))
+        }
+        other => Err(format!("a value, but hooks cannot return {}", other.word())),
+    }
+}
