@@ -138,7 +138,12 @@ impl Default for Hooks {
 
 /// The place in the rule file of a rhai position in the wrapped code.
 fn map_position(code: &str, prefix: usize, code_span: Span, pos: Position) -> Span {
-    let (Some(line), col) = (pos.line(), pos.position().unwrap_or(1)) else { return code_span };
+    let (Some(line), col) = (pos.line(), pos.position().unwrap_or(1)) else {
+        // No place (a limit was reached): the hook's first line of code.
+        let start = code.len() - code.trim_start().len();
+        let end = code[start..].find('\n').map_or(code.len(), |i| start + i);
+        return Span::new(code_span.file, code_span.start + start, code_span.start + end);
+    };
     let col = col.saturating_sub(1);
     let offset = if line == 1 {
         col.saturating_sub(prefix)

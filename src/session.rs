@@ -161,11 +161,11 @@ impl Session {
     /// with how many moves it holds.
     fn moves_text(&mut self) -> String {
         match self.engine.count_moves() {
-            Err(h) => format!("rule error: {}\n", self.halt(&h)),
+            Err(h) => format!("{}\n", self.rule_error(&h)),
             Ok(0) => "no legal moves: the game is over\n".to_string(),
             Ok(n) if n <= 60 => format!("{}\n", self.legal_names().join(" ")),
             Ok(n) => match self.engine.move_summary() {
-                Err(h) => format!("rule error: {}\n", self.halt(&h)),
+                Err(h) => format!("{}\n", self.rule_error(&h)),
                 Ok(summary) => format!("{n} legal moves\n{}", summary_text(&summary, &self.game.colour_letters)),
             },
         }
@@ -182,13 +182,13 @@ impl Session {
     fn status(&mut self) -> String {
         let n = match self.engine.count_moves() {
             Ok(n) => n,
-            Err(h) => return format!("rule error: {}", self.halt(&h)),
+            Err(h) => return self.rule_error(&h),
         };
         if n == 0 {
             return match self.engine.outcome() {
                 Ok(Some(o)) => render::outcome(&self.game, &o),
                 Ok(None) => "game over".into(),
-                Err(h) => format!("rule error: {}", self.halt(&h)),
+                Err(h) => self.rule_error(&h),
             };
         }
         let t = self.engine.position().turn;
@@ -205,11 +205,19 @@ impl Session {
 
     /// A rule error as text; one at a place in the rule file (a hook's) is a
     /// diagnostic showing that place.
+    /// "rule error: ..." for a rule that went wrong.
+    fn rule_error(&self, h: &Halt) -> String {
+        match h {
+            Halt::At(..) => format!("rule error:{}", self.halt(h)),
+            other => format!("rule error: {}", self.halt(other)),
+        }
+    }
+
     fn halt(&self, h: &Halt) -> String {
         match h {
             Halt::At(message, span) => {
                 let d = crate::diagnostics::Diagnostic::error(*span, message.clone()).label("here");
-                crate::diagnostics::render(&[d], &self.game.sources, self.color).trim_end().to_string()
+                format!("\n{}", crate::diagnostics::render(&[d], &self.game.sources, self.color).trim_end())
             }
             other => halt_text(other),
         }
@@ -239,7 +247,7 @@ impl Session {
                         self.history.clear();
                         self.redo.clear();
                     }
-                    Err(h) => return Reply::text(format!("rule error: {}\n", self.halt(&h))),
+                    Err(h) => return Reply::text(format!("{}\n", self.rule_error(&h))),
                 }
                 Reply::text(format!("new game\n{}", self.show()))
             }
@@ -266,7 +274,7 @@ impl Session {
     fn play(&mut self, text: &str) -> String {
         let found = match self.engine.find_move(text) {
             Ok(found) => found,
-            Err(h) => return format!("rule error: {}\n", self.halt(&h)),
+            Err(h) => return format!("{}\n", self.rule_error(&h)),
         };
         if let Some(mv) = found {
             return self.make(mv).unwrap_or_else(|e| format!("{e}\nthe game is unchanged\n"));
@@ -304,7 +312,7 @@ impl Session {
     fn make(&mut self, mv: Move) -> Result<String, String> {
         let name = self.engine.move_name(mv);
         let mover = self.engine.to_move();
-        self.engine.apply(mv).map_err(|h| format!("rule error: {}", self.halt(&h)))?;
+        self.engine.apply(mv).map_err(|h| self.rule_error(&h))?;
         self.history.push(Step::Move(mv, name.clone()));
         self.redo.clear();
         let who = self.game.players[mover as usize].clone();
@@ -315,7 +323,7 @@ impl Session {
     fn refusal(&mut self, name: &str) -> String {
         let summary = match self.engine.move_summary() {
             Ok(s) => s,
-            Err(h) => return format!("rule error: {}\n", self.halt(&h)),
+            Err(h) => return format!("{}\n", self.rule_error(&h)),
         };
         if summary.is_empty() {
             return format!("`{name}`: the game is over; `undo`, `new` or `quit`\n");
@@ -515,7 +523,7 @@ impl Session {
         // A position that meets an `end` condition is over, as after a move.
         if let Err(h) = self.engine.settle() {
             self.engine.undo();
-            return Err(format!("rule error: {}", self.halt(&h)));
+            return Err(self.rule_error(&h));
         }
         let pos = self.engine.position().clone();
         self.history.push(Step::Set(text.to_string(), pos));
@@ -724,7 +732,7 @@ impl Session {
             let pick = match self.engine.sample_move(&mut self.rng) {
                 Ok(p) => p,
                 Err(h) => {
-                    let _ = writeln!(out, "rule error: {}", self.halt(&h));
+                    let _ = writeln!(out, "{}", self.rule_error(&h));
                     break;
                 }
             };
@@ -732,7 +740,7 @@ impl Session {
             let name = self.engine.move_name(mv);
             let mover = self.engine.to_move();
             if let Err(h) = self.engine.apply(mv) {
-                let _ = writeln!(out, "rule error: {}", self.halt(&h));
+                let _ = writeln!(out, "{}", self.rule_error(&h));
                 break;
             }
             self.history.push(Step::Move(mv, name.clone()));

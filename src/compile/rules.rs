@@ -684,16 +684,22 @@ impl Compiler {
                             .label("unknown type")
                             .help("one of `site`, `track`, `player`, `number`, `condition`"),
                         );
+                        self.declare(&h.name, Global::Hook(u16::MAX));
                         continue;
                     };
                     if params.len() != h.params.len() {
+                        self.declare(&h.name, Global::Hook(u16::MAX));
                         continue;
                     }
                     match hooks.add(&h.name.name, params, returns, &h.code, h.code_span) {
                         Ok(id) => {
                             self.declare(&h.name, Global::Hook(id));
                         }
-                        Err(d) => self.error(d),
+                        Err(d) => {
+                            // Declared all the same, so its uses are not reported as unknown.
+                            self.declare(&h.name, Global::Hook(u16::MAX));
+                            self.error(d);
+                        }
                     }
                 }
                 _ => {}
@@ -1275,7 +1281,9 @@ impl Compiler {
                         .game
                         .hooks
                         .as_ref()
-                        .map(|hs| (hs.defs[h as usize].params.clone(), hs.defs[h as usize].returns))?;
+                        .and_then(|hs| hs.defs.get(h as usize))
+                        // A hook that failed to compile was reported already.
+                        .map(|d| (d.params.clone(), d.returns))?;
                     if !arity(self, def.0.len()) {
                         return None;
                     }

@@ -1,0 +1,183 @@
+//! Tea Party: invariants over seeded random games of every variant, the
+//! variants' own rules, and hooks that misbehave.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mancala::compile::{Config, compile_file, compile_source};
+use mancala::engine::game::{Game, SiteKind, Value};
+use mancala::engine::{Engine, Halt};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+const T: &str = "rules/tea-party.mancala";
+
+fn game(variants: &[&str]) -> Arc<Game> {
+    let cfg = Config { variants: variants.iter().map(|v| v.to_string()).collect(), settings: vec![] };
+    Arc::new(compile_file(T, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false))))
+}
+
+fn state(e: &Engine, name: &str, site: Option<u16>) -> Value {
+    let v = e.game.state.iter().find(|v| v.name == name).unwrap();
+    e.position().vars[v.offset + site.unwrap_or(0) as usize]
+}
+
+/// Plays a seeded random game; checks the invariants after every move.
+fn play(g: &Arc<Game>, seed: u64) -> Engine {
+    let mut e = Engine::with_seed(g.clone(), seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let pits: Vec<u16> = (0..g.sites.len() as u16).filter(|&s| g.sites[s as usize].kind == SiteKind::Pit).collect();
+    let mut plies = 0;
+    while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+        e.apply(mv).unwrap();
+        plies += 1;
+        assert_eq!(e.total_counters(), 23, "seed {seed}: the 23 cubes are not all there after {}", e.move_name(mv));
+        for &s in &pits {
+            if state(&e, "upright", Some(s)) == Value::Bool(false) {
+                assert_eq!(
+                    e.site_count(s),
+                    0,
+                    "seed {seed}: cubes in an inverted container at {}",
+                    g.sites[s as usize].name
+                );
+            }
+        }
+        assert!(plies < 5_000, "seed {seed}: no end");
+    }
+    e
+}
+
+#[test]
+fn random_games_of_every_variant_end_conserve_the_cubes_and_keep_inverted_containers_empty() {
+    let combos: [&[&str]; 7] = [
+        &[],
+        &["whistle-stop"],
+        &["pinky-extension"],
+        &["tea-for-two-couples"],
+        &["spotted-sugar-cubes"],
+        &["pinky-extension", "whistle-stop"],
+        &["pinky-extension", "tea-for-two-couples", "spotted-sugar-cubes"],
+    ];
+    for variants in combos {
+        let g = game(variants);
+        for seed in 0..40 {
+            let mut e = play(&g, seed);
+            let o = e.outcome().unwrap().expect("the game is over");
+            assert!(!o.winners.is_empty(), "{variants:?} seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn the_whistle_stop_ends_the_game_at_its_drawn_ply() {
+    let g = game(&["whistle-stop"]);
+    let mut kettle_endings = 0;
+    for seed in 0..40 {
+        let e = play(&g, seed);
+        let Value::Int(kettle) = state(&e, "kettle", None) else { panic!("no kettle") };
+        assert!((20..=80).contains(&kettle), "seed {seed}: kettle at {kettle}");
+        let ply = e.position().turn.ply as i64;
+        let stores: Vec<i32> = ["pitcher", "bowl"].iter().map(|s| e.site_count(g.site_by_name(s).unwrap())).collect();
+        // Either someone reached 12 first, or the kettle stopped the game at its ply.
+        if stores.iter().all(|&c| c < 12) && ply == 16 + kettle {
+            kettle_endings += 1;
+        }
+        assert!(ply <= 16 + kettle, "seed {seed}: played past the kettle");
+    }
+    assert!(kettle_endings > 5, "the kettle ended only {kettle_endings} of 40 games");
+}
+
+#[test]
+fn the_same_seed_plays_the_same_game() {
+    for variants in [&["whistle-stop"][..], &["spotted-sugar-cubes"]] {
+        let g = game(variants);
+        let a = play(&g, 11);
+        let b = play(&g, 11);
+        assert_eq!(a.position(), b.position());
+        assert_eq!(a.clone().scores().unwrap(), b.clone().scores().unwrap());
+    }
+}
+
+#[test]
+fn spotted_sugar_cubes_play_to_the_last_cube_and_roll_them() {
+    let g = game(&["spotted-sugar-cubes"]);
+    for seed in 0..10 {
+        let mut e = play(&g, seed);
+        let stores: Vec<i64> =
+            ["pitcher", "bowl"].iter().map(|s| e.site_count(g.site_by_name(s).unwrap()) as i64).collect();
+        let scores = e.scores().unwrap();
+        if stores.iter().sum::<i64>() == 23 {
+            for (s, n) in scores.iter().zip(&stores) {
+                assert!((*n..=6 * n).contains(s), "seed {seed}: {n} dice rolled {s}");
+            }
+        }
+    }
+}
+
+#[test]
+fn partners_take_turns_and_share_a_result() {
+    let g = game(&["tea-for-two-couples"]);
+    assert_eq!(g.players, vec!["cream", "sugar", "cream2", "sugar2"]);
+    let mut e = play(&g, 3);
+    let o = e.outcome().unwrap().unwrap();
+    assert_eq!(o.scores[0], o.scores[2]);
+    assert_eq!(o.scores[1], o.scores[3]);
+}
+
+/// A small game whose one move calls a hook.
+fn with_hook(code: &str) -> String {
+    format!(
+        "players a, b\npit s[1..2] owner a\npit n[1..2] owner b\nstore S owner a\nstore N owner b\n\
+         track round cyclic: s[1..2], S, n[1..2], N\nsetup {{ put 1 in every pit }}\n\
+         hook target(x: site) -> site rhai \"\"\"{code}\"\"\"\n\
+         move m \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  take h to target(h) }}\n\
+         score p: count(store(p))\n"
+    )
+}
+
+fn first_move_error(code: &str) -> String {
+    let text = with_hook(code);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let r = compile_source("hooks.mancala", &text, &Config::default()).map(|g| {
+            let mut e = Engine::new(Arc::new(g)).unwrap();
+            let mut moves = Vec::new();
+            e.legal_moves(&mut moves).and_then(|_| e.apply(moves[0]))
+        });
+        let _ = tx.send(match r {
+            Err(f) => format!("check: {}", f.render(false)),
+            Ok(Err(Halt::At(m, span))) => format!("play at {}..{}: {m}", span.start, span.end),
+            Ok(other) => format!("unexpected: {other:?}"),
+        });
+    });
+    rx.recv_timeout(Duration::from_secs(20)).expect("a hook ran without end")
+}
+
+#[test]
+fn hostile_hooks_stop_with_a_clear_error_in_bounded_time() {
+    let forever = first_move_error("loop { }\n");
+    assert!(forever.starts_with("play at") && forever.contains("operations"), "{forever}");
+    let recursion = first_move_error("target(x)\n");
+    assert!(recursion.starts_with("play at") && recursion.contains("recursed too deeply"), "{recursion}");
+    let file = first_move_error("import \"/etc/passwd\" as secrets;\nx\n");
+    assert!(file.contains("hook `target`"), "{file}");
+    let eval = first_move_error("eval(\"1\")\n");
+    assert!(eval.starts_with("check:") && eval.contains("hook `target`"), "{eval}");
+    let syntax = first_move_error("let = ;\n");
+    assert!(syntax.starts_with("check:") && syntax.contains("rhai syntax error"), "{syntax}");
+    let wrong = first_move_error("42\n");
+    assert!(wrong.contains("returned") && wrong.contains("not a name"), "{wrong}");
+    let nosite = first_move_error("\"Z9\"\n");
+    assert!(nosite.contains("which is no site"), "{nosite}");
+}
+
+#[test]
+fn a_failing_hook_leaves_the_game_as_it_was() {
+    let g = Arc::new(compile_source("hooks.mancala", &with_hook("loop { }\n"), &Config::default()).unwrap());
+    let mut e = Engine::new(g).unwrap();
+    let before = e.position().clone();
+    let mut moves = Vec::new();
+    e.legal_moves(&mut moves).unwrap();
+    assert!(e.apply(moves[0]).is_err());
+    assert_eq!(e.position(), &before);
+}
