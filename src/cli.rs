@@ -44,6 +44,18 @@ pub enum Command {
         #[arg(long, value_name = "RECORD")]
         load: Option<String>,
     },
+    /// Solve a two-player game without chance exactly: its value, best move and principal variation.
+    Solve {
+        file: String,
+        #[command(flatten)]
+        choice: Choice,
+        /// Solve this position instead of the start (the assignments of a REPL `set`).
+        #[arg(long, value_name = "ASSIGNMENTS")]
+        position: Option<String>,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Show what a rule file compiles to: board, tracks, relations, phases, moves, options.
     Show {
         file: String,
@@ -105,6 +117,7 @@ pub fn run(cli: Cli) -> i32 {
             }
             code
         }
+        Command::Solve { file, choice, position, json } => solve(file, choice, position, json, color),
         Command::Show { file, choice } => {
             match compile_file(&file, &Config { variants: choice.variants, settings: choice.settings }) {
                 Ok(g) => {
@@ -308,4 +321,57 @@ pub fn describe(g: &Game) -> String {
         if g.stuck == crate::engine::game::StuckAction::Pass { "pass" } else { "the game ends" }
     );
     s
+}
+
+fn solve(file: String, choice: Choice, position: Option<String>, json: bool, color: bool) -> i32 {
+    let mut s = match Session::new(Setup { rules: file, variants: choice.variants, settings: choice.settings, seed: 0 })
+    {
+        Ok(s) => s,
+        Err(fail) => {
+            eprint!("{}", fail.render(color));
+            return 1;
+        }
+    };
+    if let Some(p) = position {
+        let reply = s.command(&format!("set {p}"));
+        if reply.text.contains("unchanged") {
+            eprint!("{}", reply.text);
+            return 1;
+        }
+    }
+    let players = s.game().players.clone();
+    let mut engine = s.engine().clone();
+    let result = crate::ai::solve::solve(&mut engine, &mut |line| eprintln!("{line}"));
+    match result {
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
+        Ok(sol) => {
+            if json {
+                let v = serde_json::json!({
+                    "value": sol.value,
+                    "best": sol.best.map(|m| engine.move_name(m)),
+                    "pv": sol.pv,
+                    "positions_searched": sol.nodes,
+                    "positions_stored": sol.positions,
+                    "seconds": sol.seconds,
+                });
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            } else {
+                let who = match sol.value {
+                    v if v > 0 => format!("{} wins by {v}", players[0]),
+                    v if v < 0 => format!("{} wins by {}", players[1], -v),
+                    _ => "a draw".to_string(),
+                };
+                println!("value: {} ({who}, with perfect play)", sol.value);
+                if let Some(b) = sol.best {
+                    println!("best move: {}", engine.move_name(b));
+                }
+                println!("principal variation: {}", sol.pv.join(" "));
+                println!("{} positions searched, {} stored, {:.2} s", sol.nodes, sol.positions, sol.seconds);
+            }
+            0
+        }
+    }
 }

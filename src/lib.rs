@@ -4,6 +4,7 @@
 //! spans) -> [`compile`] (checked, with precomputed tracks and tables) ->
 //! [`engine`] (state, legal moves, apply, undo, outcome) -> front ends.
 
+pub mod ai;
 pub mod cli;
 pub mod compile;
 pub mod diagnostics;

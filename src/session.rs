@@ -279,6 +279,11 @@ impl Session {
         if let Some(mv) = found {
             return self.make(mv).unwrap_or_else(|e| format!("{e}\nthe game is unchanged\n"));
         }
+        // The same words in another order (`exchange B2H B2L`), when that
+        // names one move only.
+        if let Some(mv) = self.permuted(text) {
+            return self.make(mv).unwrap_or_else(|e| format!("{e}\nthe game is unchanged\n"));
+        }
         // A move and the move that follows it on one line (a sowing and the
         // capture it earns, say): the longest first part that is a move.
         let words: Vec<&str> = text.split_whitespace().collect();
@@ -306,6 +311,31 @@ impl Session {
             }
         }
         self.refusal(text)
+    }
+
+    /// The one legal move whose name has the typed words in another order.
+    fn permuted(&mut self, text: &str) -> Option<Move> {
+        let mut words: Vec<&str> = text.split_whitespace().collect();
+        if words.len() < 2 || self.engine.count_moves().ok()? > 5000 {
+            return None;
+        }
+        words.sort_unstable();
+        let mut buf = std::mem::take(&mut self.buf);
+        let found = self.engine.legal_moves(&mut buf).ok().and_then(|_| {
+            let same: Vec<Move> = buf
+                .iter()
+                .copied()
+                .filter(|m| {
+                    let name = self.engine.move_name(*m);
+                    let mut w: Vec<&str> = name.split_whitespace().collect();
+                    w.sort_unstable();
+                    w == words
+                })
+                .collect();
+            (same.len() == 1).then(|| same[0])
+        });
+        self.buf = buf;
+        found
     }
 
     /// Makes a legal move and records it; the board and status after it.

@@ -33,7 +33,7 @@ fn placement_puts_three_and_four_and_four_own_beads_in_three_distinct_pits() {
     let mut s = session(R, &[], &[]);
     // 6 pits for the three, then an unordered pair of the other 5 for the fours.
     assert_eq!(s.engine().clone().count_moves().unwrap(), 6 * 10);
-    for bad in ["x1=2 x2=4 x3=5", "x1=3 x1=4 x2=4", "x1=4 x2=4 x3=3", "x1=3 x3=4 x2=4"] {
+    for bad in ["x1=2 x2=4 x3=5", "x1=3 x1=4 x2=4", "x1=5 x2=3 x3=3", "x1=3 x2=3 x3=4"] {
         let before = s.engine().position().clone();
         let reply = run(&mut s, bad);
         assert!(
@@ -42,7 +42,9 @@ fn placement_puts_three_and_four_and_four_own_beads_in_three_distinct_pits() {
         );
         assert_eq!(s.engine().position(), &before, "{bad} changed the game");
     }
-    play(&mut s, "x1=3 x2=4 x3=4");
+    // The two fours in either order name the same placement.
+    let reply = run(&mut s, "x1=3 x3=4 x2=4");
+    assert!(reply.contains("red plays x1=3 x2=4 x3=4"), "{reply}");
     assert_eq!(s.engine().colour_count(0, 0), 3);
     assert_eq!(count(&s, "hand-red"), 0);
     play(&mut s, "x1=3 x2=4 x3=4");

@@ -218,6 +218,7 @@ fn compile_items(path: &str, items: Vec<ast::Item>, mut sources: Sources, config
             layout: None,
             locals: 0,
             setup_span: None,
+            chance: false,
             colours: 1,
             colour_letters: vec![],
             state: vec![],

@@ -490,7 +490,8 @@ impl Compiler {
                     .filter(|e| !matches!(e, GExpr::Const(Value::Bool(false))))
                     .collect();
                 scope.reset(mark);
-                GStmt::Sow { amount, source: src?, track: trk?, it, ordered, skips: sk }
+                let (fixed_skips, skips): (Vec<GExpr>, Vec<GExpr>) = sk.into_iter().partition(|e| is_fixed(e, it));
+                GStmt::Sow { amount, source: src?, track: trk?, it, ordered, fixed_skips, skips }
             }
             StmtKind::Take { amount, colour, from, to } => {
                 let amount = match amount {
@@ -975,7 +976,7 @@ impl Compiler {
         }
         if n.name == "it" {
             self.error(
-                Diagnostic::error(n.span, "`it` is only known in a `skip` clause, where it is the site being passed")
+                Diagnostic::error(n.span, "`it` is only known in a `skip` clause, a `(SET where ...)` filter and a `glyph`, where it is the site in question")
                     .label("not known here"),
             );
             return None;
@@ -1246,6 +1247,7 @@ impl Compiler {
                 }
                 let a = self.expect(&args[0], Type::Int, scope);
                 let b = self.expect(&args[1], Type::Int, scope);
+                self.game.chance = true;
                 Some((GExpr::Random(boxed(a?), boxed(b?)), Type::Int))
             }
             "side" => {
@@ -1442,4 +1444,28 @@ fn type_named(word: &str) -> Option<Type> {
 /// Whether a statement moves a number of counters (not all there are).
 fn amount_given(k: &StmtKind) -> bool {
     matches!(k, StmtKind::Take { amount: Some(_), .. })
+}
+
+/// Whether an expression depends only on the site `it` stands for, the
+/// mover, and things fixed when the game is compiled: then its value can be
+/// tabulated for each site of a track and each mover.
+fn is_fixed(e: &GExpr, it: u8) -> bool {
+    use GExpr::*;
+    match e {
+        Const(_) => true,
+        Local(s) => *s == it,
+        Builtin(b) => *b == crate::engine::game::Builtin::Mover,
+        Owner(x)
+        | OwnedSite(_, x)
+        | Relation(_, x)
+        | IsKind(x, _)
+        | KindSet(_, x)
+        | Not(x)
+        | Neg(x)
+        | Side(x)
+        | Index(x) => is_fixed(x, it),
+        Bin(_, a, b) | Min(a, b) | Max(a, b) | OnTrack(a, b) | Member(a, b) => is_fixed(a, it) && is_fixed(b, it),
+        Cond(c, a, b) => is_fixed(c, it) && is_fixed(a, it) && is_fixed(b, it),
+        _ => false,
+    }
 }

@@ -160,6 +160,10 @@ pub enum StmtKind {
         it: u8,
         /// Sow the colours in the move's chosen order (else in seat order).
         ordered: bool,
+        /// Skip clauses that depend only on the site passed, the mover and
+        /// fixed things: the executor tabulates them once per mover and track.
+        fixed_skips: Vec<Expr>,
+        /// Skip clauses that depend on the position: tested at each step.
         skips: Vec<Expr>,
     },
     Take {
@@ -332,6 +336,8 @@ pub struct Game {
     /// The rhai hooks, compiled once.
     pub hooks: Option<std::sync::Arc<crate::hooks::Hooks>>,
     pub locals: usize,
+    /// Whether the rules draw random numbers (`random`): such a game has chance.
+    pub chance: bool,
 }
 
 #[derive(Debug, Clone)]

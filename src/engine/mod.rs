@@ -168,6 +168,9 @@ pub struct Engine {
     seed: u64,
     /// Draws made by `random` since the move (or scoring) began.
     draws: u64,
+    /// Tabulated fixed skip clauses: (key, whether each site of the track is
+    /// skipped), the key being the clauses' address, the mover and the track.
+    skip_masks: Vec<((usize, u8, u16), Vec<bool>)>,
 }
 
 impl Clone for Engine {
@@ -186,6 +189,7 @@ impl Clone for Engine {
             fuel: FUEL,
             seed: self.seed,
             draws: 0,
+            skip_masks: self.skip_masks.clone(),
         }
     }
 }
@@ -216,10 +220,13 @@ impl Engine {
             fuel: FUEL,
             seed,
             draws: 0,
+            skip_masks: Vec::new(),
             game,
         };
         let g = e.game.clone();
         let mut f = Frame::new(0);
+        // Setup draws from its own stream, apart from the first move's.
+        e.draws = 1 << 32;
         e.run(&g.setup, &mut f)?;
         Ok(e)
     }
@@ -291,6 +298,36 @@ impl Engine {
 
     pub fn to_move(&self) -> PlayerId {
         self.pos.turn.to_move
+    }
+
+    /// A hash of the position (counters, state, whose turn, phase, whether
+    /// ended; not the ply), for transposition tables.
+    pub fn hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |x: u64| {
+            h ^= x;
+            h = h.wrapping_mul(0x0100_0000_01b3).rotate_left(29);
+        };
+        for &c in &self.pos.counts {
+            mix(c as u64);
+        }
+        for v in &self.pos.vars {
+            mix(match *v {
+                Value::None => 1 << 40,
+                Value::Int(i) => i as u64 ^ (2 << 40),
+                Value::Bool(b) => b as u64 ^ (3 << 40),
+                Value::Player(p) => p as u64 ^ (4 << 40),
+                Value::Site(s) => s as u64 ^ (5 << 40),
+                Value::Set(s) => s as u64 ^ (6 << 40),
+                Value::Track(t) => t as u64 ^ (7 << 40),
+                Value::Mask(m) => m ^ (8 << 40),
+            });
+        }
+        let t = self.pos.turn;
+        mix(t.to_move as u64 | (t.phase as u64) << 8 | (t.ended as u64) << 16);
+        // A final avalanche, so that nearby positions spread over the table.
+        h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^ (h >> 33)
     }
 
     pub fn total_counters(&self) -> i64 {
@@ -723,6 +760,11 @@ impl Engine {
             .count()
     }
 
+    /// The seed `random` draws from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// Sets the seed `random` draws from (the game's `--seed`).
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
@@ -739,6 +781,30 @@ impl Engine {
             }
         }
         None
+    }
+
+    /// The index of the table of fixed skip clauses for this sowing, mover
+    /// and track, made on first use.
+    fn skip_mask(&mut self, clauses: &[Expr], it: u8, f: &Frame, t: u16) -> Res<usize> {
+        let key = (clauses.as_ptr() as usize, f.mover, t);
+        if let Some(i) = self.skip_masks.iter().position(|(k, _)| *k == key) {
+            return Ok(i);
+        }
+        let g = self.game.clone();
+        let mut mask = Vec::with_capacity(g.tracks[t as usize].sites.len());
+        for &site in &g.tracks[t as usize].sites {
+            self.locals[it as usize] = Value::Site(site);
+            let mut skip = false;
+            for c in clauses {
+                if self.eval(c, f)?.truthy() {
+                    skip = true;
+                    break;
+                }
+            }
+            mask.push(skip);
+        }
+        self.skip_masks.push((key, mask));
+        Ok(self.skip_masks.len() - 1)
     }
 
     fn tick(&mut self) -> Res<()> {
@@ -809,6 +875,19 @@ impl Engine {
         }
         self.pos.turn.ply += 1;
         f.next = if f.again { mover } else { (mover + 1) % np };
+        // The position after the move, whose turn and phase included, is what
+        // `end` conditions look at (`repetitions` compares all of it).
+        self.pos.turn.to_move = f.next;
+        if let Some(p) = f.enter {
+            self.pos.turn.phase = p;
+        } else if let Some(ph) = g.phases.get(self.pos.turn.phase as usize) {
+            for (to, cond) in &ph.transitions {
+                if self.eval(cond, &f)?.truthy() {
+                    self.pos.turn.phase = *to;
+                    break;
+                }
+            }
+        }
         if f.end {
             self.pos.turn.ended = true;
         } else {
@@ -816,19 +895,6 @@ impl Engine {
                 if self.eval(&e.cond, &f)?.truthy() {
                     self.run(&e.body, &mut f)?;
                     self.pos.turn.ended = true;
-                    break;
-                }
-            }
-        }
-        self.pos.turn.to_move = f.next;
-        if let Some(p) = f.enter {
-            self.pos.turn.phase = p;
-        } else if !self.pos.turn.ended
-            && let Some(ph) = g.phases.get(self.pos.turn.phase as usize)
-        {
-            for (to, cond) in &ph.transitions {
-                if self.eval(cond, &f)?.truthy() {
-                    self.pos.turn.phase = *to;
                     break;
                 }
             }
@@ -901,7 +967,7 @@ impl Engine {
 
     fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
         match &s.kind {
-            StmtKind::Sow { amount, source, track, it, ordered, skips } => {
+            StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips } => {
                 let src = self.eval(source, f)?.site()?;
                 let t = self.eval(track, f)?.track()?;
                 let have = self.site_count(src);
@@ -936,6 +1002,8 @@ impl Engine {
                 if len == 0 {
                     return Err(Halt::Error(format!("track `{}` has no sites", track.name)));
                 }
+                // The fixed skip clauses, tabulated once for this mover and track.
+                let mask = if fixed_skips.is_empty() { None } else { Some(self.skip_mask(fixed_skips, *it, f, t)?) };
                 let mut pos: isize = track.position[src as usize].map(|p| p as isize).unwrap_or(-1);
                 let mut left = n;
                 let mut idle = 0;
@@ -949,6 +1017,17 @@ impl Engine {
                         pos = 0;
                     }
                     let site = track.sites[pos as usize];
+                    let fixed_skip = mask.is_some_and(|m| self.skip_masks[m].1[pos as usize]);
+                    if fixed_skip {
+                        idle += 1;
+                        if idle > len {
+                            return Err(Halt::Error(format!(
+                                "every site of track `{}` is skipped: the sowing cannot go on",
+                                track.name
+                            )));
+                        }
+                        continue;
+                    }
                     if !skips.is_empty() {
                         self.locals[*it as usize] = Value::Site(site);
                         let mut skip = false;
