@@ -56,6 +56,26 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play many seeded games between agents and report how each seat fares.
+    Match {
+        file: String,
+        /// One agent per seat, or one for all: random, greedy, alphabeta[:BUDGET], mcts[:BUDGET]
+        /// (a budget is a time, 50ms, or a number of nodes or playouts).
+        #[arg(long, value_delimiter = ',', required = true)]
+        agents: Vec<crate::ai::AgentSpec>,
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        #[command(flatten)]
+        choice: Choice,
+        /// Game i is played from seed SEED + i.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Games longer than this are cut and counted unfinished.
+        #[arg(long, default_value_t = 10_000)]
+        max_plies: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// Show what a rule file compiles to: board, tracks, relations, phases, moves, options.
     Show {
         file: String,
@@ -118,6 +138,36 @@ pub fn run(cli: Cli) -> i32 {
             code
         }
         Command::Solve { file, choice, position, json } => solve(file, choice, position, json, color),
+        Command::Match { file, agents, games, choice, seed, max_plies, json } => {
+            let game = match compile_file(&file, &Config { variants: choice.variants, settings: choice.settings }) {
+                Ok(g) => std::sync::Arc::new(g),
+                Err(fail) => {
+                    eprint!("{}", fail.render(color));
+                    return 1;
+                }
+            };
+            let bar = indicatif::ProgressBar::new(games as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (about {eta} left)")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            let r = crate::analysis::play_match(game, &agents, games, seed, max_plies, &|| bar.inc(1));
+            bar.finish_and_clear();
+            match r {
+                Ok(report) if json => {
+                    println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+                    0
+                }
+                Ok(report) => {
+                    print!("{}", report.table());
+                    0
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    1
+                }
+            }
+        }
         Command::Show { file, choice } => {
             match compile_file(&file, &Config { variants: choice.variants, settings: choice.settings }) {
                 Ok(g) => {

@@ -5,6 +5,7 @@
 //! [`engine`] (state, legal moves, apply, undo, outcome) -> front ends.
 
 pub mod ai;
+pub mod analysis;
 pub mod cli;
 pub mod compile;
 pub mod diagnostics;

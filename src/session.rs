@@ -56,11 +56,13 @@ pub struct Session {
     buf: Vec<Move>,
     /// Paint coloured counters with terminal colours.
     pub color: bool,
+    /// Seats the program plays, and with which agent.
+    ai: Vec<Option<crate::ai::AgentSpec>>,
 }
 
 pub const COMMANDS: &[&str] = &[
     "help", "moves", "board", "undo", "redo", "new", "set", "position", "json", "save", "load", "history", "info",
-    "random", "quit", "exit",
+    "random", "hint", "ai", "quit", "exit",
 ];
 
 const HELP: &str = "\
@@ -91,7 +93,7 @@ impl Session {
             sources: game.sources.clone(),
         })?;
         let rng = ChaCha8Rng::seed_from_u64(setup.seed);
-        Ok(Session { setup, game, engine, history: vec![], redo: vec![], rng, buf: vec![], color: false })
+        Ok(Session { setup, game, engine, history: vec![], redo: vec![], rng, buf: vec![], color: false, ai: vec![] })
     }
 
     /// Starts a session from a saved record, replaying its steps.
@@ -225,6 +227,14 @@ impl Session {
 
     /// Runs one command line.
     pub fn command(&mut self, line: &str) -> Reply {
+        let mut reply = self.command_inner(line);
+        if !reply.quit {
+            reply.text.push_str(&self.autoplay());
+        }
+        reply
+    }
+
+    fn command_inner(&mut self, line: &str) -> Reply {
         let line = line.trim();
         let (word, rest) = match line.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
@@ -265,6 +275,8 @@ impl Session {
                 Ok(n) => Reply::text(self.random(n)),
                 Err(e) => Reply::text(format!("{e}\n")),
             },
+            "hint" => Reply::text(self.hint(rest)),
+            "ai" => Reply::text(self.ai_command(rest)),
             "move" if rest.is_empty() => Reply::text("`move` needs a move name, e.g. `move s3`; `moves` lists them\n"),
             "move" => Reply::text(self.play(rest)),
             _ => Reply::text(self.play(line)),
@@ -754,6 +766,98 @@ impl Session {
         s
     }
 
+    /// The agent to use for a hint: the one named, or alpha-beta for two
+    /// players and MCTS for more, with a second to think.
+    fn agent_or_default(&self, text: &str) -> Result<crate::ai::AgentSpec, String> {
+        if !text.trim().is_empty() {
+            return text.parse();
+        }
+        let kind = if self.game.players.len() == 2 { crate::ai::Kind::AlphaBeta } else { crate::ai::Kind::Mcts };
+        Ok(crate::ai::AgentSpec {
+            kind,
+            budget: crate::ai::Budget { time: Some(std::time::Duration::from_secs(1)), nodes: None },
+        })
+    }
+
+    fn hint(&mut self, text: &str) -> String {
+        let spec = match self.agent_or_default(text) {
+            Ok(s) => s,
+            Err(e) => return format!("{e}\n"),
+        };
+        let mut e = self.engine.clone();
+        match crate::ai::choose(spec, &mut e, &mut self.rng) {
+            Err(h) => format!("{}\n", self.rule_error(&h)),
+            Ok(None) => "no legal moves: the game is over\n".into(),
+            Ok(Some(c)) => {
+                let value = c.value.map(|v| format!(", evaluation {}", eval_text(spec.kind, v))).unwrap_or_default();
+                format!("hint: {} ({spec}{value}; {})\n", self.engine.move_name(c.mv), c.info)
+            }
+        }
+    }
+
+    fn ai_command(&mut self, text: &str) -> String {
+        let np = self.game.players.len();
+        self.ai.resize(np, None);
+        let Some((seat, agent)) = text.trim().split_once(char::is_whitespace) else {
+            if !text.trim().is_empty() {
+                return format!(
+                    "`ai {}` needs an agent, or `off`: e.g. `ai {} alphabeta 2s`\n",
+                    text.trim(),
+                    text.trim()
+                );
+            }
+            let seats: Vec<String> = (0..np)
+                .map(|p| {
+                    format!(
+                        "{}: {}",
+                        self.game.players[p],
+                        self.ai[p].map_or("a person".to_string(), |a| a.to_string())
+                    )
+                })
+                .collect();
+            return format!("{}\n", seats.join(", "));
+        };
+        let Some(p) = self.game.player_by_name(seat) else {
+            return format!("no seat `{seat}`; seats: {}\n", self.game.players.join(", "));
+        };
+        if agent.trim() == "off" {
+            self.ai[p as usize] = None;
+            return format!("{seat} is played by a person\n");
+        }
+        match agent.parse::<crate::ai::AgentSpec>() {
+            Ok(spec) => {
+                self.ai[p as usize] = Some(spec);
+                format!("{seat} is played by {spec}\n")
+            }
+            Err(e) => format!("{e}\n"),
+        }
+    }
+
+    /// While the player to move is played by the program, it moves.
+    fn autoplay(&mut self) -> String {
+        let mut out = String::new();
+        for _ in 0..10_000 {
+            let me = self.engine.to_move() as usize;
+            let Some(spec) = self.ai.get(me).copied().flatten() else { break };
+            let pick = crate::ai::choose(spec, &mut self.engine, &mut self.rng);
+            match pick {
+                Ok(Some(c)) => match self.make(c.mv) {
+                    Ok(text) => out.push_str(&text.replacen(" plays ", &format!(" ({spec}) plays "), 1)),
+                    Err(e) => {
+                        out.push_str(&format!("{e}\n"));
+                        break;
+                    }
+                },
+                Ok(None) => break,
+                Err(h) => {
+                    out.push_str(&format!("{}\n", self.rule_error(&h)));
+                    break;
+                }
+            }
+        }
+        out
+    }
+
     /// Plays up to `n` random moves: a line for each, then the board.
     fn random(&mut self, n: usize) -> String {
         let mut out = String::new();
@@ -901,5 +1005,16 @@ fn value_name(g: &Game, v: Value) -> Option<String> {
         Value::Int(i) => Some(i.to_string()),
         Value::Bool(b) => Some(if b { "t" } else { "f" }.to_string()),
         _ => None,
+    }
+}
+
+/// An agent's evaluation in words.
+fn eval_text(kind: crate::ai::Kind, v: f64) -> String {
+    use crate::ai::{Kind, alphabeta::WIN};
+    match kind {
+        Kind::Mcts => format!("{:.0}% wins", v * 100.0),
+        Kind::AlphaBeta if v >= (WIN / 2) as f64 => format!("a win by {}", v as i64 - WIN),
+        Kind::AlphaBeta if v <= -(WIN / 2) as f64 => format!("a loss by {}", -(v as i64 + WIN)),
+        _ => format!("margin {v:+}"),
     }
 }

@@ -23,6 +23,8 @@ struct Entry {
     value: i64,
     bound: Bound,
     best: Option<Move>,
+    /// Whether every line below was searched to the end of the game.
+    complete: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -34,6 +36,8 @@ enum Bound {
 
 struct Search<'a> {
     root: usize,
+    /// Whether the node being searched met the depth limit somewhere below.
+    cut: bool,
     tt: HashMap<u64, Entry>,
     clock: Clock,
     rng: &'a mut ChaCha8Rng,
@@ -54,9 +58,11 @@ pub fn terminal_value(e: &mut Engine, root: usize) -> Result<i64, Halt> {
 
 pub fn search(e: &mut Engine, budget: Budget, rng: &mut ChaCha8Rng) -> Result<Option<Choice>, Halt> {
     let root = e.to_move() as usize;
-    let mut s = Search { root, tt: HashMap::with_capacity(1 << 16), clock: Clock::new(budget, 200_000), rng };
+    let mut s =
+        Search { root, cut: false, tt: HashMap::with_capacity(1 << 16), clock: Clock::new(budget, 200_000), rng };
     let mut best: Option<(Move, i64, u32)> = None;
-    for depth in 1..=128u32 {
+    for depth in 1..=512u32 {
+        s.cut = false;
         match s.node(e, depth, -2 * WIN, 2 * WIN)? {
             None => break,
             Some(v) => {
@@ -64,8 +70,8 @@ pub fn search(e: &mut Engine, budget: Budget, rng: &mut ChaCha8Rng) -> Result<Op
                 if let Some(mv) = mv {
                     best = Some((mv, v, depth));
                 }
-                // A proven result needs no deeper look.
-                if v.abs() >= WIN / 2 {
+                // Every line searched to the end: deeper looks change nothing.
+                if !s.cut {
                     break;
                 }
             }
@@ -93,8 +99,9 @@ impl Search<'_> {
         let hash = e.hash();
         let entry = self.tt.get(&hash).copied();
         if let Some(t) = entry
-            && t.depth >= depth
+            && (t.depth >= depth || t.complete)
         {
+            self.cut |= !t.complete;
             match t.bound {
                 Bound::Exact => return Ok(Some(t.value)),
                 Bound::Lower => alpha = alpha.max(t.value),
@@ -109,8 +116,10 @@ impl Search<'_> {
             return Ok(Some(terminal_value(e, self.root)?));
         }
         if depth == 0 {
+            self.cut = true;
             return Ok(Some(margin(&e.scores()?, self.root)));
         }
+        let cut_above = std::mem::take(&mut self.cut);
         let maximising = e.to_move() as usize == self.root;
         // Ordering: the table's best move, then by the margin one move ahead.
         if depth >= 2 {
@@ -157,7 +166,9 @@ impl Search<'_> {
         } else {
             Bound::Exact
         };
-        self.tt.insert(hash, Entry { depth, value: best_value, bound, best: best_move });
+        let complete = !self.cut;
+        self.cut |= cut_above;
+        self.tt.insert(hash, Entry { depth, value: best_value, bound, best: best_move, complete });
         Ok(Some(best_value))
     }
 }

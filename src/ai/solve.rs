@@ -55,7 +55,13 @@ struct Solver {
     tt: Table<Bounds>,
     nodes: u64,
     bufs: Vec<Vec<Move>>,
+    /// The positions on the path searched: one met again means the game can
+    /// go round in a cycle, which exact solving cannot value.
+    path: Table<()>,
 }
+
+/// Deepest line searched; a longer one is taken for a game that need not end.
+const MAX_PLIES: usize = 2_000;
 
 const INF: i32 = i32::MAX / 2;
 /// How deep moves are ordered by what they gain at once (it costs a move
@@ -72,7 +78,12 @@ pub fn solve(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution,
         return Err("exact solving is for games without chance; these rules draw random numbers".into());
     }
     let start = Instant::now();
-    let mut s = Solver { tt: Table::with_capacity_and_hasher(1 << 20, Default::default()), nodes: 0, bufs: Vec::new() };
+    let mut s = Solver {
+        tt: Table::with_capacity_and_hasher(1 << 20, Default::default()),
+        nodes: 0,
+        bufs: Vec::new(),
+        path: Table::default(),
+    };
     let halt = |h: Halt| crate::session::halt_text(&h);
     let (mut lower, mut upper) = (-INF, INF);
     let mut g = 0;
@@ -122,6 +133,11 @@ impl Solver {
             alpha = alpha.max(t.lower);
             beta = beta.min(t.upper);
         }
+        if ply >= MAX_PLIES {
+            return Err(Halt::Error(format!(
+                "a line of more than {MAX_PLIES} plies: exact solving is for games that always end"
+            )));
+        }
         if self.bufs.len() <= ply {
             self.bufs.push(Vec::with_capacity(16));
         }
@@ -137,7 +153,14 @@ impl Solver {
             self.tt.insert(hash, Bounds { lower: v, upper: v, best: 0 });
             return Ok(v);
         }
+        if self.path.insert(hash, ()).is_some() {
+            self.bufs[ply] = moves;
+            return Err(Halt::Error(
+                "a position can come round again: exact solving is for games that always end".into(),
+            ));
+        }
         let r = self.search_moves(e, &mut moves, entry, alpha, beta, ply);
+        self.path.remove(&hash);
         self.bufs[ply] = moves;
         let (g, best) = r?;
         let (a0, b0) = (alpha, beta);

@@ -1,0 +1,172 @@
+//! Self-play statistics: many seeded games between agents, played across
+//! the machine's cores, summarised per seat with 95% confidence intervals.
+
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::ai::{AgentSpec, choose};
+use crate::engine::Engine;
+use crate::engine::game::Game;
+use crate::session::halt_text;
+
+/// How one game ended.
+#[derive(Debug, Clone)]
+pub struct GameResult {
+    pub winners: Vec<u8>,
+    pub scores: Vec<i64>,
+    pub plies: usize,
+    /// False when the game hit the limit of plies before it ended.
+    pub finished: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatStats {
+    pub seat: String,
+    pub agent: String,
+    pub wins: usize,
+    /// Draws and shared wins.
+    pub shared: usize,
+    pub losses: usize,
+    pub win_rate: f64,
+    /// 95% Wilson interval of the win rate.
+    pub win_rate_low: f64,
+    pub win_rate_high: f64,
+    pub mean_score: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub game: String,
+    pub games: usize,
+    pub seed: u64,
+    pub seats: Vec<SeatStats>,
+    pub mean_plies: f64,
+    pub unfinished: usize,
+}
+
+/// Plays one game from `seed` between `agents` (one per seat).
+pub fn play_one(game: &Arc<Game>, agents: &[AgentSpec], seed: u64, max_plies: usize) -> Result<GameResult, String> {
+    let mut e = Engine::with_seed(game.clone(), seed).map_err(|h| halt_text(&h))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0fa9_e475);
+    let mut plies = 0;
+    while plies < max_plies {
+        let seat = e.to_move() as usize;
+        let spec = agents[seat % agents.len()];
+        match choose(spec, &mut e, &mut rng).map_err(|h| halt_text(&h))? {
+            Some(c) => e.apply(c.mv).map_err(|h| halt_text(&h))?,
+            None => break,
+        }
+        plies += 1;
+    }
+    let outcome = e.outcome().map_err(|h| halt_text(&h))?;
+    let finished = outcome.is_some();
+    let (scores, winners) = match outcome {
+        Some(o) => (o.scores, o.winners),
+        None => (e.scores().map_err(|h| halt_text(&h))?, vec![]),
+    };
+    Ok(GameResult { winners, scores, plies, finished })
+}
+
+/// Plays `games` games (game `i` from seed `seed + i`) across the cores;
+/// `tick` is called as each ends.
+pub fn play_match(
+    game: Arc<Game>,
+    agents: &[AgentSpec],
+    games: usize,
+    seed: u64,
+    max_plies: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Report, String> {
+    let np = game.players.len();
+    if agents.is_empty() || (agents.len() != 1 && agents.len() != np) {
+        return Err(format!("give one agent for every seat ({np}), or one for all"));
+    }
+    let results: Vec<Result<GameResult, String>> = (0..games as u64)
+        .into_par_iter()
+        .map(|i| {
+            let r = play_one(&game, agents, seed.wrapping_add(i), max_plies);
+            tick();
+            r
+        })
+        .collect();
+    let results: Vec<GameResult> = results.into_iter().collect::<Result<_, _>>()?;
+    let n = results.len().max(1) as f64;
+    let seats = (0..np)
+        .map(|p| {
+            let wins = results.iter().filter(|r| r.winners == [p as u8]).count();
+            let shared = results.iter().filter(|r| r.winners.len() > 1 && r.winners.contains(&(p as u8))).count();
+            let losses = results.len() - wins - shared;
+            let (low, high) = wilson(wins, results.len());
+            SeatStats {
+                seat: game.players[p].clone(),
+                agent: agents[p % agents.len()].to_string(),
+                wins,
+                shared,
+                losses,
+                win_rate: wins as f64 / n,
+                win_rate_low: low,
+                win_rate_high: high,
+                mean_score: results.iter().map(|r| r.scores[p] as f64).sum::<f64>() / n,
+            }
+        })
+        .collect();
+    Ok(Report {
+        game: game.name.clone(),
+        games: results.len(),
+        seed,
+        seats,
+        mean_plies: results.iter().map(|r| r.plies as f64).sum::<f64>() / n,
+        unfinished: results.iter().filter(|r| !r.finished).count(),
+    })
+}
+
+/// The 95% Wilson score interval of a proportion `k` of `n`.
+pub fn wilson(k: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n, z) = (k as f64, n as f64, 1.96f64);
+    let p = k / n;
+    let d = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / d;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+impl Report {
+    /// The report as a table.
+    pub fn table(&self) -> String {
+        let mut s = format!("{}: {} games from seed {}\n", self.game, self.games, self.seed);
+        s.push_str(&format!(
+            "{:<10} {:<16} {:>6} {:>7} {:>7}  {:<24} {:>10}\n",
+            "seat", "agent", "wins", "shared", "losses", "win rate (95% CI)", "mean score"
+        ));
+        for seat in &self.seats {
+            s.push_str(&format!(
+                "{:<10} {:<16} {:>6} {:>7} {:>7}  {:<24} {:>10.2}\n",
+                seat.seat,
+                seat.agent,
+                seat.wins,
+                seat.shared,
+                seat.losses,
+                format!(
+                    "{:.1}% ({:.1}-{:.1}%)",
+                    100.0 * seat.win_rate,
+                    100.0 * seat.win_rate_low,
+                    100.0 * seat.win_rate_high
+                ),
+                seat.mean_score
+            ));
+        }
+        s.push_str(&format!("mean length: {:.1} plies", self.mean_plies));
+        if self.unfinished > 0 {
+            s.push_str(&format!("; {} games cut at the limit of plies", self.unfinished));
+        }
+        s.push('\n');
+        s
+    }
+}

@@ -1,0 +1,200 @@
+//! Agents and the solver, on every shipped game, through the engine only.
+
+use std::sync::Arc;
+
+use mancala::ai::{AgentSpec, alphabeta::WIN, choose, solve::solve};
+use mancala::analysis::play_one;
+use mancala::compile::{Config, compile_file};
+use mancala::engine::game::Game;
+use mancala::engine::{Engine, Move};
+use mancala::session::{Session, Setup};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn game(rules: &str, settings: &[(&str, &str)], variants: &[&str]) -> Arc<Game> {
+    let cfg = Config {
+        variants: variants.iter().map(|v| v.to_string()).collect(),
+        settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+    };
+    Arc::new(compile_file(rules, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false))))
+}
+
+fn specs(s: &str) -> Vec<AgentSpec> {
+    s.split(',').map(|a| a.parse().unwrap()).collect()
+}
+
+#[test]
+fn agents_only_ever_play_legal_moves() {
+    let cases: Vec<(Arc<Game>, &str)> = vec![
+        (game("rules/kalah.mancala", &[("pits", "4")], &[]), "random,greedy,alphabeta:300,mcts:40"),
+        (game("rules/kalah.mancala", &[("pits", "4")], &["standard"]), "alphabeta:300,mcts:40"),
+        (game("rules/cups.mancala", &[("cups", "3")], &[]), "greedy,alphabeta:300,mcts:40"),
+        (game("rules/spectral-reapers.mancala", &[("seats", "3")], &[]), "mcts:20,greedy,alphabeta:100"),
+        (game("rules/tea-party.mancala", &[], &["whistle-stop"]), "mcts:20,alphabeta:200"),
+    ];
+    for (g, agents) in cases {
+        for agent in specs(agents) {
+            for seed in 0..2 {
+                let mut e = Engine::with_seed(g.clone(), seed).unwrap();
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                for _ in 0..400 {
+                    let Some(c) = choose(agent, &mut e, &mut rng).unwrap() else { break };
+                    // Legal: found by its name among the moves of the position.
+                    let name = e.move_name(c.mv);
+                    assert_eq!(e.find_move(&name).unwrap(), Some(c.mv), "{} {agent}: `{name}` is not legal", g.name);
+                    e.apply(c.mv).unwrap();
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_plays_the_same_game() {
+    let g = game("rules/kalah.mancala", &[("pits", "4")], &[]);
+    let agents = specs("mcts:60,alphabeta:500");
+    let a = play_one(&g, &agents, 7, 1000).unwrap();
+    let b = play_one(&g, &agents, 7, 1000).unwrap();
+    assert_eq!((a.scores.clone(), a.plies), (b.scores.clone(), b.plies));
+    let c = play_one(&g, &specs("random"), 8, 1000).unwrap();
+    assert!(c.finished);
+}
+
+/// The first player's final margin under perfect play, by plain minimax.
+fn minimax(e: &mut Engine) -> i64 {
+    let mut moves: Vec<Move> = Vec::new();
+    e.legal_moves(&mut moves).unwrap();
+    if moves.is_empty() {
+        let s = e.scores().unwrap();
+        return s[0] - s[1];
+    }
+    let first = e.to_move() == 0;
+    let mut best = if first { i64::MIN } else { i64::MAX };
+    for mv in moves {
+        e.apply(mv).unwrap();
+        let v = minimax(e);
+        e.undo();
+        best = if first { best.max(v) } else { best.min(v) };
+    }
+    best
+}
+
+/// Small positions of several games: each a rule file, settings, variants
+/// and a position set from text (or the start).
+fn small_positions() -> Vec<(String, Engine)> {
+    let mut out = Vec::new();
+    let mut add = |rules: &str, settings: &[(&str, &str)], variants: &[&str], set: Option<&str>| {
+        let setup = Setup {
+            rules: rules.into(),
+            variants: variants.iter().map(|v| v.to_string()).collect(),
+            settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            seed: 0,
+        };
+        let mut s = Session::new(setup).unwrap();
+        if let Some(p) = set {
+            let r = s.command(&format!("set {p}"));
+            assert!(!r.text.contains("unchanged"), "{}", r.text);
+        }
+        out.push((format!("{rules} {settings:?} {variants:?} {set:?}"), s.engine().clone()));
+    };
+    for (p, n) in [("2", "2"), ("2", "3"), ("3", "2"), ("3", "3")] {
+        add("rules/kalah.mancala", &[("pits", p), ("stones", n)], &["standard"], None);
+        add("rules/kalah.mancala", &[("pits", p), ("stones", n)], &["empty-capture"], None);
+        add("rules/kalah.mancala", &[("pits", p), ("stones", n)], &[], None);
+    }
+    add("rules/cups.mancala", &[("cups", "3")], &[], Some("clear s-reserve=3 n-reserve=3 s1=1 n2=1 turn=south"));
+    add("rules/cups.mancala", &[("cups", "3")], &[], Some("clear s-reserve=4 n-reserve=2 turn=north"));
+    out
+}
+
+#[test]
+fn the_solver_agrees_with_plain_minimax() {
+    for (what, mut e) in small_positions() {
+        let exact = minimax(&mut e);
+        let before = e.position().clone();
+        let sol = solve(&mut e, &mut |_| {}).unwrap_or_else(|err| panic!("{what}: {err}"));
+        assert_eq!(sol.value, exact, "{what}");
+        assert_eq!(e.position(), &before, "{what}: the solver changed the position");
+        // Its best move keeps the value.
+        if let Some(b) = sol.best {
+            e.apply(b).unwrap();
+            assert_eq!(minimax(&mut e), exact, "{what}: best move {}", e.move_name(b));
+            e.undo();
+        }
+    }
+}
+
+#[test]
+fn alphabeta_plays_a_move_that_keeps_the_value() {
+    for (what, mut e) in small_positions() {
+        if e.count_moves().unwrap() == 0 {
+            continue;
+        }
+        let exact = minimax(&mut e);
+        let me = e.to_move();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let c = choose("alphabeta:2000000".parse().unwrap(), &mut e, &mut rng).unwrap().unwrap();
+        e.apply(c.mv).unwrap();
+        let after = minimax(&mut e);
+        e.undo();
+        assert_eq!(after, exact, "{what}: alpha-beta chose {} for player {me}", e.move_name(c.mv));
+        // A proven result is reported as a win or loss by the exact margin.
+        let v = c.value.unwrap() as i64;
+        let mine = if me == 0 { exact } else { -exact };
+        if v.abs() >= WIN / 2 {
+            assert_eq!(v - v.signum() * WIN, mine, "{what}");
+        }
+    }
+}
+
+#[test]
+fn solver_values_of_small_kalah_boards() {
+    let mut table = String::new();
+    for variant in ["standard", "empty-capture"] {
+        for pits in 1..=4 {
+            for stones in 1..=3 {
+                if pits * stones > 9 {
+                    continue;
+                }
+                let g = game(
+                    "rules/kalah.mancala",
+                    &[("pits", &pits.to_string()), ("stones", &stones.to_string())],
+                    &[variant],
+                );
+                let mut e = Engine::new(g).unwrap();
+                let sol = solve(&mut e, &mut |_| {}).unwrap();
+                table.push_str(&format!(
+                    "Kalah({pits},{stones}) {variant}: {:+} (best {})\n",
+                    sol.value,
+                    sol.best.map(|m| e.move_name(m)).unwrap_or_default()
+                ));
+            }
+        }
+    }
+    insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false, omit_expression => true }, {
+        insta::assert_snapshot!("solver_values_small_kalah", table);
+    });
+}
+
+#[test]
+fn games_that_can_cycle_are_refused_not_searched_for_ever() {
+    // Two-player Spectral Reapers: beads can go round and round.
+    let mut s = Session::new(Setup {
+        rules: "rules/spectral-reapers.mancala".into(),
+        settings: vec![("seats".into(), "2".into())],
+        ..Default::default()
+    })
+    .unwrap();
+    s.command("set clear x1=r2b1 x2=b2 x3=r1 x4=r1b1 turn=red phase=reaping");
+    let mut e = s.engine().clone();
+    let err = solve(&mut e, &mut |_| {}).unwrap_err();
+    assert!(err.contains("always end"), "{err}");
+}
+
+#[test]
+fn games_with_chance_or_more_players_are_not_solved() {
+    let mut e = Engine::new(game("rules/tea-party.mancala", &[], &[])).unwrap();
+    assert!(solve(&mut e, &mut |_| {}).unwrap_err().contains("chance"));
+    let mut e = Engine::new(game("rules/spectral-reapers.mancala", &[], &[])).unwrap();
+    assert!(solve(&mut e, &mut |_| {}).unwrap_err().contains("two players"));
+}
