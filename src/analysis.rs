@@ -43,19 +43,33 @@ pub struct Report {
     pub game: String,
     pub games: usize,
     pub seed: u64,
+    /// Plies played at random at the start of each game.
+    pub opening: usize,
     pub seats: Vec<SeatStats>,
     pub mean_plies: f64,
     pub unfinished: usize,
 }
 
+/// How games are played: a limit of plies, and how many plies open the
+/// game at random (drawn from the seed), so that agents that search
+/// without chance do not play the same game every time.
+#[derive(Debug, Clone, Copy)]
+pub struct Play {
+    pub max_plies: usize,
+    pub opening: usize,
+}
+
 /// Plays one game from `seed` between `agents` (one per seat).
-pub fn play_one(game: &Arc<Game>, agents: &[AgentSpec], seed: u64, max_plies: usize) -> Result<GameResult, String> {
+pub fn play_one(game: &Arc<Game>, agents: &[AgentSpec], seed: u64, play: Play) -> Result<GameResult, String> {
     let mut e = Engine::with_seed(game.clone(), seed).map_err(|h| halt_text(&h))?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0fa9_e475);
     let mut plies = 0;
-    while plies < max_plies {
+    while plies < play.max_plies {
         let seat = e.to_move() as usize;
-        let spec = agents[seat % agents.len()];
+        let mut spec = agents[seat % agents.len()];
+        if plies < play.opening {
+            spec = AgentSpec { kind: crate::ai::Kind::Random, budget: Default::default() };
+        }
         match choose(spec, &mut e, &mut rng).map_err(|h| halt_text(&h))? {
             Some(c) => e.apply(c.mv).map_err(|h| halt_text(&h))?,
             None => break,
@@ -78,7 +92,7 @@ pub fn play_match(
     agents: &[AgentSpec],
     games: usize,
     seed: u64,
-    max_plies: usize,
+    play: Play,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Report, String> {
     let np = game.players.len();
@@ -88,7 +102,7 @@ pub fn play_match(
     let results: Vec<Result<GameResult, String>> = (0..games as u64)
         .into_par_iter()
         .map(|i| {
-            let r = play_one(&game, agents, seed.wrapping_add(i), max_plies);
+            let r = play_one(&game, agents, seed.wrapping_add(i), play);
             tick();
             r
         })
@@ -118,6 +132,7 @@ pub fn play_match(
         game: game.name.clone(),
         games: results.len(),
         seed,
+        opening: play.opening,
         seats,
         mean_plies: results.iter().map(|r| r.plies as f64).sum::<f64>() / n,
         unfinished: results.iter().filter(|r| !r.finished).count(),
@@ -140,7 +155,11 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
 impl Report {
     /// The report as a table.
     pub fn table(&self) -> String {
-        let mut s = format!("{}: {} games from seed {}\n", self.game, self.games, self.seed);
+        let mut s = format!("{}: {} games from seed {}", self.game, self.games, self.seed);
+        if self.opening > 0 {
+            s.push_str(&format!(", the first {} plies at random", self.opening));
+        }
+        s.push('\n');
         s.push_str(&format!(
             "{:<10} {:<16} {:>6} {:>7} {:>7}  {:<24} {:>10}\n",
             "seat", "agent", "wins", "shared", "losses", "win rate (95% CI)", "mean score"

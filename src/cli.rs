@@ -56,6 +56,28 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Solitaire: the fewest moves from a position to a goal, every move the
+    /// solver's choice (forced passes are not counted), or a proof that the
+    /// goal cannot be reached.
+    Solitaire {
+        file: String,
+        #[command(flatten)]
+        choice: Choice,
+        /// Start from this position instead of the start (the assignments of a REPL `set`).
+        #[arg(long, value_name = "ASSIGNMENTS")]
+        position: Option<String>,
+        /// The counts to reach, as assignments (`s=3,1,0 s-reserve=0`); sites not named are free.
+        #[arg(long, value_name = "ASSIGNMENTS")]
+        goal: String,
+        /// Give up after reaching this many distinct positions.
+        #[arg(long, default_value_t = 50_000_000)]
+        max_positions: usize,
+        /// Give up after looking this many moves ahead.
+        #[arg(long, default_value_t = 1_000)]
+        max_moves: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// Play many seeded games between agents and report how each seat fares.
     Match {
         file: String,
@@ -73,6 +95,10 @@ pub enum Command {
         /// Games longer than this are cut and counted unfinished.
         #[arg(long, default_value_t = 10_000)]
         max_plies: usize,
+        /// Play the first N plies of each game at random (from the game's seed),
+        /// so that agents that search without chance vary their games.
+        #[arg(long, default_value_t = 0)]
+        opening: usize,
         #[arg(long)]
         json: bool,
     },
@@ -138,7 +164,10 @@ pub fn run(cli: Cli) -> i32 {
             code
         }
         Command::Solve { file, choice, position, json } => solve(file, choice, position, json, color),
-        Command::Match { file, agents, games, choice, seed, max_plies, json } => {
+        Command::Solitaire { file, choice, position, goal, max_positions, max_moves, json } => {
+            solitaire(file, choice, position, &goal, (max_positions, max_moves), json, color)
+        }
+        Command::Match { file, agents, games, choice, seed, max_plies, opening, json } => {
             let game = match compile_file(&file, &Config { variants: choice.variants, settings: choice.settings }) {
                 Ok(g) => std::sync::Arc::new(g),
                 Err(fail) => {
@@ -151,7 +180,14 @@ pub fn run(cli: Cli) -> i32 {
                 indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (about {eta} left)")
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
             );
-            let r = crate::analysis::play_match(game, &agents, games, seed, max_plies, &|| bar.inc(1));
+            let r = crate::analysis::play_match(
+                game,
+                &agents,
+                games,
+                seed,
+                crate::analysis::Play { max_plies, opening },
+                &|| bar.inc(1),
+            );
             bar.finish_and_clear();
             match r {
                 Ok(report) if json => {
@@ -373,22 +409,89 @@ pub fn describe(g: &Game) -> String {
     s
 }
 
-fn solve(file: String, choice: Choice, position: Option<String>, json: bool, color: bool) -> i32 {
+/// A session at the start, or at the position given as `set` assignments.
+fn session_at(file: String, choice: Choice, position: Option<String>, color: bool) -> Option<Session> {
     let mut s = match Session::new(Setup { rules: file, variants: choice.variants, settings: choice.settings, seed: 0 })
     {
         Ok(s) => s,
         Err(fail) => {
             eprint!("{}", fail.render(color));
-            return 1;
+            return None;
         }
     };
     if let Some(p) = position {
         let reply = s.command(&format!("set {p}"));
         if reply.text.contains("unchanged") {
             eprint!("{}", reply.text);
-            return 1;
+            return None;
         }
     }
+    Some(s)
+}
+
+fn solitaire(
+    file: String,
+    choice: Choice,
+    position: Option<String>,
+    goal: &str,
+    (max_positions, max_moves): (usize, usize),
+    json: bool,
+    color: bool,
+) -> i32 {
+    use crate::ai::solitaire::{Outcome, fewest_moves};
+    let Some(s) = session_at(file, choice, position, color) else { return 1 };
+    let goal = match s.parse_goal(goal) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: --goal: {e}");
+            return 1;
+        }
+    };
+    let mut engine = s.engine().clone();
+    let report = match fewest_moves(&mut engine, &goal, max_positions, max_moves, &mut |line| eprintln!("{line}")) {
+        Ok(r) => r,
+        Err(h) => {
+            eprintln!("{}", crate::session::halt_text(&h));
+            return 1;
+        }
+    };
+    if json {
+        let (result, line) = match &report.outcome {
+            Outcome::Reached { line } => ("reached", Some(line)),
+            Outcome::Unreachable => ("unreachable", None),
+            Outcome::GaveUp { .. } => ("gave up", None),
+        };
+        let v = serde_json::json!({
+            "result": result,
+            "moves": line.map(|l| l.len()),
+            "line": line,
+            "positions": report.positions,
+            "seconds": report.seconds,
+        });
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else {
+        match &report.outcome {
+            Outcome::Reached { line } => {
+                println!("reached in {} moves (no line is shorter): {}", line.len(), line.join(" "))
+            }
+            Outcome::Unreachable => println!("unreachable: none of the positions that can be reached meets the goal"),
+            Outcome::GaveUp { moves } => {
+                println!(
+                    "not found within {moves} moves (the search stopped there; raise --max-positions or --max-moves)"
+                )
+            }
+        }
+        println!("{} positions reached, {:.2} s", report.positions, report.seconds);
+    }
+    match report.outcome {
+        Outcome::Reached { .. } => 0,
+        Outcome::Unreachable => 0,
+        Outcome::GaveUp { .. } => 2,
+    }
+}
+
+fn solve(file: String, choice: Choice, position: Option<String>, json: bool, color: bool) -> i32 {
+    let Some(s) = session_at(file, choice, position, color) else { return 1 };
     let players = s.game().players.clone();
     let mut engine = s.engine().clone();
     let result = crate::ai::solve::solve(&mut engine, &mut |line| eprintln!("{line}"));

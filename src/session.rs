@@ -436,8 +436,25 @@ impl Session {
 
     /// Parses `set` assignments into a new position, changing nothing on error.
     pub fn parse_position(&self, text: &str) -> Result<Position, String> {
+        self.parse_onto(self.engine.position().clone(), text)
+    }
+
+    /// Parses assignments as a goal for solitaire: the counts they name,
+    /// whatever the rest of the position.
+    pub fn parse_goal(&self, text: &str) -> Result<crate::ai::solitaire::Goal, String> {
+        let mut free = self.engine.position().clone();
+        free.counts.iter_mut().for_each(|c| *c = -1);
+        let pos = self.parse_onto(free, text)?;
+        let counts: Vec<(usize, i32)> =
+            pos.counts.iter().enumerate().filter(|(_, c)| **c >= 0).map(|(i, &c)| (i, c)).collect();
+        if counts.is_empty() {
+            return Err("a goal names counts, e.g. `s=3,1,0 s-reserve=0`".into());
+        }
+        Ok(crate::ai::solitaire::Goal { counts })
+    }
+
+    fn parse_onto(&self, mut pos: Position, text: &str) -> Result<Position, String> {
         let g = &self.game;
-        let mut pos = self.engine.position().clone();
         let mut tokens: Vec<String> = Vec::new();
         // `a = 1 2 3`, `a=1,2,3` and `a=1 2 3` all assign a list.
         for t in text.split_whitespace() {

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use mancala::ai::{AgentSpec, alphabeta::WIN, choose, solve::solve};
-use mancala::analysis::play_one;
+use mancala::analysis::{Play, play_one};
 use mancala::compile::{Config, compile_file};
 use mancala::engine::game::Game;
 use mancala::engine::{Engine, Move};
@@ -53,10 +53,10 @@ fn agents_only_ever_play_legal_moves() {
 fn the_same_seed_plays_the_same_game() {
     let g = game("rules/kalah.mancala", &[("pits", "4")], &[]);
     let agents = specs("mcts:60,alphabeta:500");
-    let a = play_one(&g, &agents, 7, 1000).unwrap();
-    let b = play_one(&g, &agents, 7, 1000).unwrap();
+    let a = play_one(&g, &agents, 7, Play { max_plies: 1000, opening: 0 }).unwrap();
+    let b = play_one(&g, &agents, 7, Play { max_plies: 1000, opening: 0 }).unwrap();
     assert_eq!((a.scores.clone(), a.plies), (b.scores.clone(), b.plies));
-    let c = play_one(&g, &specs("random"), 8, 1000).unwrap();
+    let c = play_one(&g, &specs("random"), 8, Play { max_plies: 1000, opening: 0 }).unwrap();
     assert!(c.finished);
 }
 

@@ -5,6 +5,7 @@
 
 pub mod alphabeta;
 pub mod mcts;
+pub mod solitaire;
 pub mod solve;
 
 use std::fmt;

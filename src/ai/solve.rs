@@ -29,7 +29,12 @@ struct Bounds {
     upper: i32,
     /// The best move's place in the position's list of legal moves.
     best: u8,
+    /// The position is on the line being searched: met again below itself,
+    /// the game has gone round in a cycle, which exact solving cannot value.
+    on_path: bool,
 }
+
+const UNKNOWN: Bounds = Bounds { lower: -INF, upper: INF, best: u8::MAX, on_path: false };
 
 /// The table's keys are already well-mixed hashes: they are used as they are.
 #[derive(Default, Clone, Copy)]
@@ -55,18 +60,14 @@ struct Solver {
     tt: Table<Bounds>,
     nodes: u64,
     bufs: Vec<Vec<Move>>,
-    /// The positions on the path searched: one met again means the game can
-    /// go round in a cycle, which exact solving cannot value.
-    path: Table<()>,
+    /// The order moves are searched in, one buffer a ply.
+    orders: Vec<Vec<(i32, u8)>>,
 }
 
 /// Deepest line searched; a longer one is taken for a game that need not end.
 const MAX_PLIES: usize = 2_000;
 
 const INF: i32 = i32::MAX / 2;
-/// How deep moves are ordered by what they gain at once (it costs a move
-/// made and unmade each; near the root it pays for itself).
-const ORDER_PLIES: usize = 1000;
 
 /// Solves the position of `e` (which is left as it was). `progress` is told
 /// of each step of MTD(f).
@@ -82,11 +83,12 @@ pub fn solve(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution,
         tt: Table::with_capacity_and_hasher(1 << 20, Default::default()),
         nodes: 0,
         bufs: Vec::new(),
-        path: Table::default(),
+        orders: Vec::new(),
     };
     let halt = |h: Halt| crate::session::halt_text(&h);
     let (mut lower, mut upper) = (-INF, INF);
-    let mut g = 0;
+    let mut g = first_guess(e);
+    progress(&format!("first guess {g}, from a short alpha-beta search"));
     while lower < upper {
         let beta = if g == lower { g + 1 } else { g };
         g = s.node(e, beta - 1, beta, 0).map_err(halt)?;
@@ -116,24 +118,49 @@ pub fn solve(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution,
     })
 }
 
+/// MTD(f) takes a pass for each bound it tries on the way to the value:
+/// a short heuristic search guesses where to start (any guess is exact in
+/// the end; a good one saves passes).
+fn first_guess(e: &mut Engine) -> i32 {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+    let budget = super::Budget { time: None, nodes: Some(20_000) };
+    let Ok(Some(choice)) = super::alphabeta::search(e, budget, &mut rng) else { return 0 };
+    let Some(v) = choice.value else { return 0 };
+    let v = v.round() as i64;
+    // A proven result carries the margin beside its win or loss.
+    let win = super::alphabeta::WIN;
+    let margin = if v.abs() >= win / 2 { v - v.signum() * win } else { v };
+    let margin = if e.to_move() == 0 { margin } else { -margin };
+    margin.clamp(-(INF as i64) / 2, INF as i64 / 2) as i32
+}
+
 impl Solver {
     /// The first player's margin under perfect play, within the window
     /// (fail-soft: outside it, a bound on the side it fell).
     fn node(&mut self, e: &mut Engine, mut alpha: i32, mut beta: i32, ply: usize) -> Result<i32, Halt> {
         self.nodes += 1;
         let hash = e.hash();
-        let entry = self.tt.get(&hash).copied();
-        if let Some(t) = entry {
-            if t.lower >= beta {
-                return Ok(t.lower);
-            }
-            if t.upper <= alpha {
-                return Ok(t.upper);
-            }
-            alpha = alpha.max(t.lower);
-            beta = beta.min(t.upper);
+        // One look in the table: the bounds known, and the mark that the
+        // position is on the line searched.
+        let slot = self.tt.entry(hash).or_insert(UNKNOWN);
+        let entry = *slot;
+        if entry.on_path {
+            return Err(Halt::Error(
+                "a position can come round again: exact solving is for games that always end".into(),
+            ));
         }
+        if entry.lower >= beta {
+            return Ok(entry.lower);
+        }
+        if entry.upper <= alpha {
+            return Ok(entry.upper);
+        }
+        slot.on_path = true;
+        alpha = alpha.max(entry.lower);
+        beta = beta.min(entry.upper);
         if ply >= MAX_PLIES {
+            self.mark_off(hash);
             return Err(Halt::Error(format!(
                 "a line of more than {MAX_PLIES} plies: exact solving is for games that always end"
             )));
@@ -144,27 +171,33 @@ impl Solver {
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         if let Err(h) = e.legal_moves(&mut moves) {
             self.bufs[ply] = moves;
+            self.mark_off(hash);
             return Err(h);
         }
         if moves.is_empty() {
             self.bufs[ply] = moves;
-            let s = e.scores()?;
+            let s = match e.scores() {
+                Ok(s) => s,
+                Err(h) => {
+                    self.mark_off(hash);
+                    return Err(h);
+                }
+            };
             let v = (s[0] - s[1]) as i32;
-            self.tt.insert(hash, Bounds { lower: v, upper: v, best: 0 });
+            self.tt.insert(hash, Bounds { lower: v, upper: v, best: 0, on_path: false });
             return Ok(v);
         }
-        if self.path.insert(hash, ()).is_some() {
-            self.bufs[ply] = moves;
-            return Err(Halt::Error(
-                "a position can come round again: exact solving is for games that always end".into(),
-            ));
-        }
-        let r = self.search_moves(e, &mut moves, entry, alpha, beta, ply);
-        self.path.remove(&hash);
+        let r = self.search_moves(e, &moves, entry, alpha, beta, ply);
         self.bufs[ply] = moves;
-        let (g, best) = r?;
+        let (g, best) = match r {
+            Ok(r) => r,
+            Err(h) => {
+                self.mark_off(hash);
+                return Err(h);
+            }
+        };
         let (a0, b0) = (alpha, beta);
-        let mut t = entry.unwrap_or(Bounds { lower: -INF, upper: INF, best: 0 });
+        let mut t = entry;
         if g <= a0 {
             t.upper = g;
         } else if g >= b0 {
@@ -178,41 +211,68 @@ impl Solver {
         Ok(g)
     }
 
+    /// Takes a position off the line searched, when its search failed.
+    fn mark_off(&mut self, hash: u64) {
+        if let Some(t) = self.tt.get_mut(&hash) {
+            t.on_path = false;
+        }
+    }
+
     fn search_moves(
         &mut self,
         e: &mut Engine,
-        moves: &mut [Move],
-        entry: Option<Bounds>,
+        moves: &[Move],
+        entry: Bounds,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
     ) -> Result<(i32, u8), Halt> {
         let maximising = e.to_move() == 0;
-        // Ordering: the best move found before first; near the root, then the
-        // moves that gain most at once.
-        let mut order: Vec<(i32, u8)> = Vec::with_capacity(moves.len());
-        for (i, &mv) in moves.iter().enumerate() {
-            let key = if entry.is_some_and(|t| t.best as usize == i) {
-                i32::MIN
-            } else if ply < ORDER_PLIES {
-                e.apply(mv)?;
-                let s = e.scores()?;
-                e.undo();
-                let gain = (s[0] - s[1]) as i32;
-                if maximising { -gain } else { gain }
-            } else {
-                i as i32
-            };
-            order.push((key, i as u8));
-        }
-        order.sort_unstable();
         let mut g = if maximising { -INF } else { INF };
-        let mut best = order[0].1;
+        let mut best = 0;
+        // The best move of an earlier search goes first, before the others
+        // are looked at: often it settles the position alone.
+        let known = entry.best as usize;
+        let known = (known < moves.len()).then_some(known);
+        if let Some(i) = known {
+            g = self.child(e, moves[i], alpha, beta, ply)?;
+            best = i as u8;
+            if maximising {
+                alpha = alpha.max(g);
+            } else {
+                beta = beta.min(g);
+            }
+            if alpha >= beta {
+                return Ok((g, best));
+            }
+        }
+        // The others, those that gain most at once first.
+        if self.orders.len() <= ply {
+            self.orders.resize_with(ply + 1, || Vec::with_capacity(16));
+        }
+        let mut order = std::mem::take(&mut self.orders[ply]);
+        order.clear();
+        let r = self.order(e, moves, known, maximising, (alpha, beta), &mut order);
+        let mut result = match r {
+            Ok(None) => Ok((g, best)),
+            // A move whose known bounds settle the position already.
+            Ok(Some(settled)) => {
+                order.clear();
+                Ok(settled)
+            }
+            Err(h) => Err(h),
+        };
         for &(_, i) in &order {
-            e.apply(moves[i as usize])?;
-            let v = self.node(e, alpha, beta, ply + 1);
-            e.undo();
-            let v = v?;
+            if result.is_err() {
+                break;
+            }
+            let v = match self.child(e, moves[i as usize], alpha, beta, ply) {
+                Ok(v) => v,
+                Err(h) => {
+                    result = Err(h);
+                    break;
+                }
+            };
             if (maximising && v > g) || (!maximising && v < g) {
                 g = v;
                 best = i;
@@ -222,11 +282,57 @@ impl Solver {
             } else {
                 beta = beta.min(g);
             }
+            result = Ok((g, best));
             if alpha >= beta {
                 break;
             }
         }
-        Ok((g, best))
+        self.orders[ply] = order;
+        result
+    }
+
+    /// The value of the position after `mv`.
+    fn child(&mut self, e: &mut Engine, mv: Move, alpha: i32, beta: i32, ply: usize) -> Result<i32, Halt> {
+        e.apply(mv)?;
+        let v = self.node(e, alpha, beta, ply + 1);
+        e.undo();
+        v
+    }
+
+    /// The moves but `skip`, ordered by the margin each makes at once, best
+    /// for the mover first. On the way, a move whose position the table
+    /// already bounds outside the window settles the search: its value and
+    /// place are returned (an enhanced transposition cutoff).
+    fn order(
+        &mut self,
+        e: &mut Engine,
+        moves: &[Move],
+        skip: Option<usize>,
+        maximising: bool,
+        (alpha, beta): (i32, i32),
+        out: &mut Vec<(i32, u8)>,
+    ) -> Result<Option<(i32, u8)>, Halt> {
+        for (i, &mv) in moves.iter().enumerate() {
+            if skip == Some(i) {
+                continue;
+            }
+            e.apply(mv)?;
+            let margin = e.score_of(0).and_then(|a| Ok(a - e.score_of(1)?));
+            let known = self.tt.get(&e.hash()).copied();
+            e.undo();
+            let margin = margin? as i32;
+            if let Some(t) = known {
+                if maximising && t.lower >= beta {
+                    return Ok(Some((t.lower, i as u8)));
+                }
+                if !maximising && t.upper <= alpha {
+                    return Ok(Some((t.upper, i as u8)));
+                }
+            }
+            out.push((if maximising { -margin } else { margin }, i as u8));
+        }
+        out.sort_unstable();
+        Ok(None)
     }
 
     /// The best move and the principal variation, read from the table.

@@ -50,7 +50,8 @@ impl Unrank {
         if counts.len() > MAX_COLOURS {
             return None;
         }
-        let total = multinomial(counts)?;
+        // One colour (most games): one arrangement, and no arithmetic.
+        let total = if counts.len() == 1 { 1 } else { multinomial(counts)? };
         if rank >= total {
             return None;
         }
@@ -64,6 +65,10 @@ impl Unrank {
     pub fn next_colour(&mut self) -> Option<usize> {
         if self.left == 0 {
             return None;
+        }
+        if self.colours == 1 {
+            self.left -= 1;
+            return Some(0);
         }
         for c in 0..self.colours {
             let k = self.counts[c] as u128;

@@ -935,20 +935,34 @@ impl Engine {
     /// Each player's score in the current position.
     pub fn scores(&mut self) -> Res<Vec<i64>> {
         self.fuel = FUEL;
+        // Scoring may draw random numbers (dice): one sequence for all players.
         self.draws = 0;
-        let g = self.game.clone();
-        let f = Frame::new(self.pos.turn.to_move);
-        let mut out = Vec::with_capacity(g.players.len());
-        for p in 0..g.players.len() as u8 {
+        let players = self.game.players.len();
+        let mut out = Vec::with_capacity(players);
+        for p in 0..players as u8 {
             // Partners share one score: the first partner's, worked out once.
-            if let Some(first) = g.partners.iter().find(|gr| gr.contains(&p)).map(|gr| gr[0]).filter(|&f| f != p) {
-                out.push(out[first as usize]);
-                continue;
+            match self.game.partners.iter().find(|gr| gr.contains(&p)).map(|gr| gr[0]).filter(|&f| f != p) {
+                Some(first) => out.push(out[first as usize]),
+                None => out.push(self.score_inner(p)?),
             }
-            self.locals[g.score.0 as usize] = Value::Player(p);
-            out.push(self.eval(&g.score.1, &f)?.int()?);
         }
         Ok(out)
+    }
+
+    /// One player's score now (partners share the first partner's), without
+    /// allocating: the solver asks it at every node.
+    pub fn score_of(&mut self, p: PlayerId) -> Res<i64> {
+        self.fuel = FUEL;
+        self.draws = 0;
+        self.score_inner(p)
+    }
+
+    fn score_inner(&mut self, p: PlayerId) -> Res<i64> {
+        let p = self.game.partners.iter().find(|gr| gr.contains(&p)).map_or(p, |gr| gr[0]);
+        let g = self.game.clone();
+        let f = Frame::new(self.pos.turn.to_move);
+        self.locals[g.score.0 as usize] = Value::Player(p);
+        self.eval(&g.score.1, &f)?.int()
     }
 
     // ---- statements -----------------------------------------------------
