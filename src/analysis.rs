@@ -113,7 +113,8 @@ pub fn play_match(
         .map(|p| {
             let wins = results.iter().filter(|r| r.winners == [p as u8]).count();
             let shared = results.iter().filter(|r| r.winners.len() > 1 && r.winners.contains(&(p as u8))).count();
-            let losses = results.len() - wins - shared;
+            // A game cut at the limit of plies is no seat's loss.
+            let losses = results.iter().filter(|r| r.finished && !r.winners.contains(&(p as u8))).count();
             let (low, high) = wilson(wins, results.len());
             SeatStats {
                 seat: game.players[p].clone(),

@@ -228,7 +228,10 @@ impl Session {
     /// Runs one command line.
     pub fn command(&mut self, line: &str) -> Reply {
         let mut reply = self.command_inner(line);
-        if !reply.quit {
+        // After a step is taken back, the person decides what comes next: an
+        // agent to move would only make its move again at once.
+        let word = line.split_whitespace().next().unwrap_or("");
+        if !reply.quit && !matches!(word, "undo" | "redo") {
             reply.text.push_str(&self.autoplay());
         }
         reply
@@ -444,7 +447,10 @@ impl Session {
     pub fn parse_goal(&self, text: &str) -> Result<crate::ai::solitaire::Goal, String> {
         let mut free = self.engine.position().clone();
         free.counts.iter_mut().for_each(|c| *c = -1);
-        let pos = self.parse_onto(free, text)?;
+        let pos = self.parse_onto(free.clone(), text)?;
+        if (pos.turn.to_move, pos.turn.phase) != (free.turn.to_move, free.turn.phase) || pos.vars != free.vars {
+            return Err("a goal names counts only: whose turn it is, the phase and state are not part of it".into());
+        }
         let counts: Vec<(usize, i32)> =
             pos.counts.iter().enumerate().filter(|(_, c)| **c >= 0).map(|(i, &c)| (i, c)).collect();
         if counts.is_empty() {

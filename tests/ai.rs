@@ -121,6 +121,20 @@ fn the_solver_agrees_with_plain_minimax() {
             assert_eq!(minimax(&mut e), exact, "{what}: best move {}", e.move_name(b));
             e.undo();
         }
+        // The principal variation is played to the end of the game and ends
+        // with the value's margin.
+        let mut made = 0;
+        for name in &sol.pv {
+            let mv = e.find_move(name).unwrap().unwrap_or_else(|| panic!("{what}: `{name}` of the line is not legal"));
+            e.apply(mv).unwrap();
+            made += 1;
+        }
+        assert_eq!(e.count_moves().unwrap(), 0, "{what}: the line {:?} stops before the end", sol.pv);
+        let scores = e.scores().unwrap();
+        assert_eq!(scores[0] - scores[1], exact, "{what}: the line {:?}", sol.pv);
+        for _ in 0..made {
+            e.undo();
+        }
     }
 }
 
@@ -176,19 +190,38 @@ fn solver_values_of_small_kalah_boards() {
     });
 }
 
+/// A game that never ends: one stone passed back and forth.
+const ROUND_AND_ROUND: &str = r#"
+game "Round and round"
+players south, north
+pit a owner south
+pit b owner north
+track round cyclic: a, b
+setup { put 1 in a }
+move sow "{hole}" {
+  choose hole in every pit of mover where count(hole) > 0
+  sow hole along round
+}
+when stuck: pass
+score p: count(every pit of p)
+"#;
+
 #[test]
 fn games_that_can_cycle_are_refused_not_searched_for_ever() {
-    // Two-player Spectral Reapers: beads can go round and round.
-    let mut s = Session::new(Setup {
-        rules: "rules/spectral-reapers.mancala".into(),
-        settings: vec![("seats".into(), "2".into())],
-        ..Default::default()
-    })
-    .unwrap();
-    s.command("set clear x1=r2b1 x2=b2 x3=r1 x4=r1b1 turn=red phase=reaping");
-    let mut e = s.engine().clone();
+    let g = mancala::compile::compile_source("round.mancala", ROUND_AND_ROUND, &Config::default())
+        .unwrap_or_else(|f| panic!("{}", f.render(false)));
+    let mut e = Engine::new(Arc::new(g)).unwrap();
     let err = solve(&mut e, &mut |_| {}).unwrap_err();
-    assert!(err.contains("always end"), "{err}");
+    // Met as a repeated position, not as a line too long.
+    assert!(err.contains("come round again"), "{err}");
+}
+
+#[test]
+fn rules_that_read_the_history_are_not_solved() {
+    // Spectral Reapers reads `ply`: a table of positions cannot value it.
+    let mut e = Engine::new(game("rules/spectral-reapers.mancala", &[("seats", "2")], &[])).unwrap();
+    let err = solve(&mut e, &mut |_| {}).unwrap_err();
+    assert!(err.contains("`ply`"), "{err}");
 }
 
 #[test]

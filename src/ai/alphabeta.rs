@@ -126,8 +126,9 @@ impl Search<'_> {
             let mut keyed = Vec::with_capacity(moves.len());
             for mv in moves {
                 e.apply(mv)?;
-                let m = margin(&e.scores()?, self.root);
+                let scores = e.scores();
                 e.undo();
+                let m = margin(&scores?, self.root);
                 keyed.push((if maximising { -m } else { m }, mv));
             }
             keyed.sort_by_key(|k| k.0);

@@ -180,8 +180,9 @@ fn greedy(e: &mut Engine, rng: &mut ChaCha8Rng) -> Result<Option<Choice>, Halt> 
     let mut best: Vec<(Move, i64)> = Vec::new();
     for mv in moves {
         e.apply(mv)?;
-        let v = margin(&e.scores()?, me);
+        let scores = e.scores();
         e.undo();
+        let v = margin(&scores?, me);
         match best.first() {
             Some((_, b)) if v < *b => {}
             Some((_, b)) if v == *b => best.push((mv, v)),

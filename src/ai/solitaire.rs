@@ -55,6 +55,12 @@ pub fn fewest_moves(
     max_moves: usize,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Report, Halt> {
+    if e.game.history {
+        return Err(Halt::Error(super::solve::HISTORY.into()));
+    }
+    if e.game.chance {
+        return Err(Halt::Error("solitaire is for games without chance; these rules draw random numbers".into()));
+    }
     let start = Instant::now();
     let report = |outcome, positions| Report { outcome, positions, seconds: start.elapsed().as_secs_f64() };
     let root = e.position().clone();

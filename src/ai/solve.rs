@@ -68,6 +68,15 @@ struct Solver {
 const MAX_PLIES: usize = 2_000;
 
 const INF: i32 = i32::MAX / 2;
+/// Moves are kept by their place in the list, in a byte (255 means none).
+const MAX_MOVES: usize = 254;
+
+/// Why rules that read `ply` or `repetitions` are not solved.
+pub(crate) const HISTORY: &str = "these rules read `ply` or `repetitions`: a position's future depends on how it was reached, which a table of positions cannot see";
+
+fn cycle() -> Halt {
+    Halt::Error("a position can come round again: exact solving is for games that always end".into())
+}
 
 /// Solves the position of `e` (which is left as it was). `progress` is told
 /// of each step of MTD(f).
@@ -77,6 +86,9 @@ pub fn solve(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution,
     }
     if e.game.chance {
         return Err("exact solving is for games without chance; these rules draw random numbers".into());
+    }
+    if e.game.history {
+        return Err(HISTORY.into());
     }
     let start = Instant::now();
     let mut s = Solver {
@@ -107,7 +119,7 @@ pub fn solve(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution,
             start.elapsed().as_secs_f64()
         ));
     }
-    let (best, pv) = s.principal_variation(e).map_err(halt)?;
+    let (best, pv) = s.principal_variation(e, g).map_err(halt)?;
     Ok(Solution {
         value: g as i64,
         best,
@@ -146,9 +158,7 @@ impl Solver {
         let slot = self.tt.entry(hash).or_insert(UNKNOWN);
         let entry = *slot;
         if entry.on_path {
-            return Err(Halt::Error(
-                "a position can come round again: exact solving is for games that always end".into(),
-            ));
+            return Err(cycle());
         }
         if entry.lower >= beta {
             return Ok(entry.lower);
@@ -173,6 +183,13 @@ impl Solver {
             self.bufs[ply] = moves;
             self.mark_off(hash);
             return Err(h);
+        }
+        if moves.len() > MAX_MOVES {
+            self.bufs[ply] = moves;
+            self.mark_off(hash);
+            return Err(Halt::Error(format!(
+                "a position with more than {MAX_MOVES} legal moves: exact solving is for smaller games"
+            )));
         }
         if moves.is_empty() {
             self.bufs[ply] = moves;
@@ -322,6 +339,9 @@ impl Solver {
             e.undo();
             let margin = margin? as i32;
             if let Some(t) = known {
+                if t.on_path {
+                    return Err(cycle());
+                }
                 if maximising && t.lower >= beta {
                     return Ok(Some((t.lower, i as u8)));
                 }
@@ -335,26 +355,54 @@ impl Solver {
         Ok(None)
     }
 
-    /// The best move and the principal variation, read from the table.
-    fn principal_variation(&mut self, e: &mut Engine) -> Result<(Option<Move>, Vec<String>), Halt> {
-        let mut pv = Vec::new();
-        let mut first = None;
-        let mut made = 0;
-        let mut moves = Vec::new();
-        while made < 500 {
-            let Some(t) = self.tt.get(&e.hash()).copied() else { break };
-            e.legal_moves(&mut moves)?;
-            let Some(&mv) = moves.get(t.best as usize) else { break };
-            if first.is_none() {
-                first = Some(mv);
-            }
-            pv.push(e.move_name(mv));
-            e.apply(mv)?;
-            made += 1;
-        }
-        for _ in 0..made {
+    /// The best move and the principal variation: at each step a move whose
+    /// value is proved to be the position's (the table's best move tried
+    /// first), so the line keeps the value to the end.
+    fn principal_variation(&mut self, e: &mut Engine, value: i32) -> Result<(Option<Move>, Vec<String>), Halt> {
+        let mut line = Vec::new();
+        let r = self.pv_steps(e, value, &mut line);
+        for _ in 0..line.len() {
             e.undo();
         }
-        Ok((first, pv))
+        r?;
+        let names = line.iter().map(|(_, n)| n.clone()).collect();
+        Ok((line.first().map(|l| l.0), names))
+    }
+
+    /// Makes the moves of the principal variation, into `line`.
+    fn pv_steps(&mut self, e: &mut Engine, value: i32, line: &mut Vec<(Move, String)>) -> Result<(), Halt> {
+        let mut moves = Vec::new();
+        while line.len() < MAX_PLIES {
+            e.legal_moves(&mut moves)?;
+            if moves.is_empty() {
+                return Ok(());
+            }
+            let maximising = e.to_move() == 0;
+            let mut order: Vec<usize> = (0..moves.len()).collect();
+            if let Some(t) = self.tt.get(&e.hash())
+                && (t.best as usize) < moves.len()
+            {
+                order.swap(0, t.best as usize);
+            }
+            let mut found = None;
+            for i in order {
+                // A maximiser's moves are worth at most the value, a
+                // minimiser's at least: one bound proves a move keeps it.
+                let (a, b) = if maximising { (value - 1, value) } else { (value, value + 1) };
+                e.apply(moves[i])?;
+                let v = self.node(e, a, b, line.len() + 1);
+                e.undo();
+                let v = v?;
+                if (maximising && v >= value) || (!maximising && v <= value) {
+                    found = Some(moves[i]);
+                    break;
+                }
+            }
+            let Some(mv) = found else { return Ok(()) };
+            let name = e.move_name(mv);
+            e.apply(mv)?;
+            line.push((mv, name));
+        }
+        Ok(())
     }
 }

@@ -219,6 +219,7 @@ fn compile_items(path: &str, items: Vec<ast::Item>, mut sources: Sources, config
             locals: 0,
             setup_span: None,
             chance: false,
+            history: false,
             colours: 1,
             colour_letters: vec![],
             state: vec![],

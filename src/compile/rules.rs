@@ -972,6 +972,9 @@ impl Compiler {
                 );
                 return None;
             }
+            if matches!(b, Builtin::Ply | Builtin::Repetitions) {
+                self.game.history = true;
+            }
             return Some((GExpr::Builtin(b), ty));
         }
         if n.name == "it" {

@@ -338,6 +338,9 @@ pub struct Game {
     pub locals: usize,
     /// Whether the rules draw random numbers (`random`): such a game has chance.
     pub chance: bool,
+    /// Whether the rules read `ply` or `repetitions`: then what a position
+    /// leads to depends on how it was reached, not on the position alone.
+    pub history: bool,
 }
 
 #[derive(Debug, Clone)]
