@@ -847,7 +847,7 @@ impl Session {
             self.ai[p as usize] = None;
             return format!("{seat} is played by a person\n");
         }
-        match agent.parse::<crate::ai::AgentSpec>() {
+        match agent.trim().parse::<crate::ai::AgentSpec>() {
             Ok(spec) => {
                 self.ai[p as usize] = Some(spec);
                 format!("{seat} is played by {spec}\n")
