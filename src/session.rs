@@ -812,8 +812,14 @@ impl Session {
             Err(h) => format!("{}\n", self.rule_error(&h)),
             Ok(None) => "no legal moves: the game is over\n".into(),
             Ok(Some(c)) => {
-                let value = c.value.map(|v| format!(", evaluation {}", eval_text(spec.kind, v))).unwrap_or_default();
-                format!("hint: {} ({spec}{value}; {})\n", self.engine.move_name(c.mv), c.info)
+                // Alpha-beta is for two sides: with more, MCTS searched.
+                let (kind, label) = if spec.kind == crate::ai::Kind::AlphaBeta && self.game.players.len() > 2 {
+                    (crate::ai::Kind::Mcts, format!("{spec}, played by MCTS for more than two players"))
+                } else {
+                    (spec.kind, spec.to_string())
+                };
+                let value = c.value.map(|v| format!(", evaluation {}", eval_text(kind, v))).unwrap_or_default();
+                format!("hint: {} ({label}{value}; {})\n", self.engine.move_name(c.mv), c.info)
             }
         }
     }
