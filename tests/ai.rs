@@ -115,7 +115,8 @@ fn the_solver_agrees_with_plain_minimax() {
         let sol = solve(&mut e, &mut |_| {}).unwrap_or_else(|err| panic!("{what}: {err}"));
         assert_eq!(sol.value, exact, "{what}");
         assert_eq!(e.position(), &before, "{what}: the solver changed the position");
-        // Its best move keeps the value.
+        // Its best move keeps the value (a position with moves has one).
+        assert_eq!(sol.best.is_some(), e.count_moves().unwrap() > 0, "{what}");
         if let Some(b) = sol.best {
             e.apply(b).unwrap();
             assert_eq!(minimax(&mut e), exact, "{what}: best move {}", e.move_name(b));

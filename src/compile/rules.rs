@@ -499,24 +499,14 @@ impl Compiler {
                     None => None,
                 };
                 let colour = self.colour(colour.as_ref(), scope)?;
-                if colour.is_none()
-                    && self.game.colours > 1
-                    && (matches!(s.kind, StmtKind::Put { .. }) || amount_given(&s.kind))
-                {
-                    self.error(
-                        Diagnostic::error(s.span, "counters of several colours: say which colour")
-                            .label("which colour?")
-                            .help("write `... N of COLOUR ...`"),
-                    );
-                    return None;
-                }
-                let want = if amount.is_some() { Type::Site } else { Type::Set };
+                // Taking a number of counters of several colours needs a colour;
+                // taking all of a site takes every colour.
+                self.colour_named(s.span, colour.is_some() || amount.is_none())?;
                 let from = if amount.is_some() {
                     self.expect(from, Type::Site, scope)
                 } else {
                     self.sites_or_set(from, scope)
                 };
-                let _ = want;
                 let to = self.expect(to, Type::Site, scope);
                 GStmt::Take { amount, colour, from: from?, to: to? }
             }
@@ -578,17 +568,7 @@ impl Compiler {
             }
             StmtKind::Put { amount, colour, target } => {
                 let colour = self.colour(colour.as_ref(), scope)?;
-                if colour.is_none()
-                    && self.game.colours > 1
-                    && (matches!(s.kind, StmtKind::Put { .. }) || amount_given(&s.kind))
-                {
-                    self.error(
-                        Diagnostic::error(s.span, "counters of several colours: say which colour")
-                            .label("which colour?")
-                            .help("write `... N of COLOUR ...`"),
-                    );
-                    return None;
-                }
+                self.colour_named(s.span, colour.is_some())?;
                 if !scope.ctx.setup {
                     self.error(
                         Diagnostic::error(s.span, "`put` creates counters, which only `setup` may do")
@@ -791,6 +771,20 @@ impl Compiler {
     }
 
     /// The colour of `of C`, a player.
+    /// With counters of several colours, a statement that moves or makes a
+    /// number of them must say which colour (`named`): an error otherwise.
+    fn colour_named(&mut self, span: Span, named: bool) -> Option<()> {
+        if named || self.game.colours <= 1 {
+            return Some(());
+        }
+        self.error(
+            Diagnostic::error(span, "counters of several colours: say which colour")
+                .label("which colour?")
+                .help("write `... N of COLOUR ...`"),
+        );
+        None
+    }
+
     fn colour(&mut self, c: Option<&Expr>, scope: &mut Scope) -> Option<Option<GExpr>> {
         match c {
             None => Some(None),
@@ -1445,10 +1439,6 @@ fn type_named(word: &str) -> Option<Type> {
 }
 
 /// Whether a statement moves a number of counters (not all there are).
-fn amount_given(k: &StmtKind) -> bool {
-    matches!(k, StmtKind::Take { amount: Some(_), .. })
-}
-
 /// Whether an expression depends only on the site `it` stands for, the
 /// mover, and things fixed when the game is compiled: then its value can be
 /// tabulated for each site of a track and each mover.

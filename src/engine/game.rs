@@ -364,10 +364,6 @@ impl Game {
     pub fn option(&self, name: &str) -> Option<Value> {
         self.options.iter().find(|o| o.name == name).map(|o| o.value)
     }
-    /// The option values that differ from their defaults, as `name=value`.
-    pub fn option_settings(&self) -> BTreeMap<String, String> {
-        self.options.iter().map(|o| (o.name.clone(), value_text(o.value))).collect()
-    }
 }
 
 pub fn value_text(v: Value) -> String {

@@ -334,11 +334,6 @@ impl Engine {
         self.pos.counts.iter().map(|&c| c as i64).sum()
     }
 
-    /// Moves made since the start (or since the position was set).
-    pub fn history_len(&self) -> usize {
-        self.undo_turns.len()
-    }
-
     fn push_undo(&mut self) {
         self.undo_counts.extend_from_slice(&self.pos.counts);
         self.undo_vars.extend_from_slice(&self.pos.vars);
@@ -644,6 +639,32 @@ impl Engine {
         Ok(ok)
     }
 
+    /// Binds choice `i` to `v` (written `arg` in the move) and, if its
+    /// `where` holds, enumerates the choices after it. True when the sink
+    /// wants no more moves.
+    #[allow(clippy::too_many_arguments)]
+    fn try_choice(
+        &mut self,
+        def: &MoveDef,
+        i: usize,
+        mv: &mut Move,
+        f: &Frame,
+        sink: &mut Sink,
+        v: Value,
+        arg: i32,
+    ) -> Res<bool> {
+        self.tick()?;
+        self.bind_params(def, i, mv);
+        let p = &def.params[i];
+        self.locals[p.slot as usize] = v;
+        if !self.choice_ok(p, f)? {
+            return Ok(false);
+        }
+        mv.args[i] = arg;
+        self.enumerate(def, i + 1, mv, f, sink)?;
+        Ok(sink.done())
+    }
+
     fn enumerate(&mut self, def: &MoveDef, i: usize, mv: &mut Move, f: &Frame, sink: &mut Sink) -> Res<()> {
         if i == def.params.len() {
             return self.leaf(def, *mv, f, 1, sink);
@@ -657,15 +678,8 @@ impl Engine {
                 let hi = self.eval(b, f)?.int()?;
                 check_range(lo, hi)?;
                 for v in lo..=hi {
-                    self.tick()?;
-                    self.bind_params(def, i, mv);
-                    self.locals[p.slot as usize] = Value::Int(v);
-                    if self.choice_ok(p, f)? {
-                        mv.args[i] = v as i32;
-                        self.enumerate(def, i + 1, mv, f, sink)?;
-                        if sink.done() {
-                            return Ok(());
-                        }
+                    if self.try_choice(def, i, mv, f, sink, Value::Int(v), v as i32)? {
+                        return Ok(());
                     }
                 }
             }
@@ -673,43 +687,23 @@ impl Engine {
                 let set = self.eval(s, f)?;
                 let n = self.set_len(set)?;
                 for k in 0..n {
-                    self.tick()?;
                     let site = self.set_item(set, k)?;
-                    self.bind_params(def, i, mv);
-                    self.locals[p.slot as usize] = Value::Site(site);
-                    if self.choice_ok(p, f)? {
-                        mv.args[i] = site as i32;
-                        self.enumerate(def, i + 1, mv, f, sink)?;
-                        if sink.done() {
-                            return Ok(());
-                        }
+                    if self.try_choice(def, i, mv, f, sink, Value::Site(site), site as i32)? {
+                        return Ok(());
                     }
                 }
             }
             Domain::Players => {
                 for pl in 0..self.game.players.len() as u8 {
-                    self.bind_params(def, i, mv);
-                    self.locals[p.slot as usize] = Value::Player(pl);
-                    if self.choice_ok(p, f)? {
-                        mv.args[i] = pl as i32;
-                        self.enumerate(def, i + 1, mv, f, sink)?;
-                        if sink.done() {
-                            return Ok(());
-                        }
+                    if self.try_choice(def, i, mv, f, sink, Value::Player(pl), pl as i32)? {
+                        return Ok(());
                     }
                 }
             }
             Domain::Tracks => {
                 for t in 0..self.game.tracks.len() as u16 {
-                    self.tick()?;
-                    self.bind_params(def, i, mv);
-                    self.locals[p.slot as usize] = Value::Track(t);
-                    if self.choice_ok(p, f)? {
-                        mv.args[i] = t as i32;
-                        self.enumerate(def, i + 1, mv, f, sink)?;
-                        if sink.done() {
-                            return Ok(());
-                        }
+                    if self.try_choice(def, i, mv, f, sink, Value::Track(t), t as i32)? {
+                        return Ok(());
                     }
                 }
             }
