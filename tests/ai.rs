@@ -102,6 +102,10 @@ fn small_positions() -> Vec<(String, Engine)> {
         add("rules/kalah.mancala", &[("pits", p), ("stones", n)], &["empty-capture"], None);
         add("rules/kalah.mancala", &[("pits", p), ("stones", n)], &[], None);
     }
+    // Part-way through, with stones in the stores: the solver's table
+    // leaves the stores out, so values must not depend on them.
+    add("rules/kalah.mancala", &[("pits", "3")], &["standard"], Some("clear s1=2 s3=3 n1=1 n2=2 S=7 N=4 turn=north"));
+    add("rules/kalah.mancala", &[("pits", "3")], &[], Some("clear s2=4 n1=3 n3=1 S=2 N=9 turn=south"));
     add("rules/cups.mancala", &[("cups", "3")], &[], Some("clear s-reserve=3 n-reserve=3 s1=1 n2=1 turn=south"));
     add("rules/cups.mancala", &[("cups", "3")], &[], Some("clear s-reserve=4 n-reserve=2 turn=north"));
     out
@@ -231,4 +235,157 @@ fn games_with_chance_or_more_players_are_not_solved() {
     assert!(solve(&mut e, &mut |_| {}).unwrap_err().contains("chance"));
     let mut e = Engine::new(game("rules/spectral-reapers.mancala", &[], &[])).unwrap();
     assert!(solve(&mut e, &mut |_| {}).unwrap_err().contains("two players"));
+}
+
+/// A small game whose play reads what a store holds: a player may move only
+/// while their store holds fewer than 2.
+const STORE_READER: &str = r#"
+game "Store reader"
+players south, north
+pit a[1..2] owner south
+store A owner south
+pit b[1..2] owner north
+store B owner north
+track round cyclic: a[1..2], A, b[1..2], B
+setup { put 2 in every pit }
+move sow "{hole}" {
+  choose hole in every pit of mover where count(hole) > 0 and count(store(mover)) < 2
+  sow hole along round
+}
+when stuck: end
+score p: count(store(p))
+"#;
+
+fn compiled(source: &str) -> Arc<Game> {
+    Arc::new(
+        mancala::compile::compile_source("test.mancala", source, &Config::default())
+            .unwrap_or_else(|f| panic!("{}", f.render(false))),
+    )
+}
+
+#[test]
+fn the_engine_watches_whether_the_play_reads_a_bank() {
+    // Kalah never reads its stores in play: a whole game leaves the watch unset.
+    let g = game("rules/kalah.mancala", &[("pits", "4")], &["standard"]);
+    let stores: Vec<u16> = ["S", "N"].iter().map(|n| g.site_by_name(n).unwrap()).collect();
+    let mut e = Engine::new(g).unwrap();
+    e.set_banks(&stores);
+    let before = e.hash();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut plies = 0;
+    while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+        e.apply(mv).unwrap();
+        e.scores().unwrap();
+        plies += 1;
+    }
+    assert!(plies > 4);
+    assert!(!e.bank_read(), "Kalah's play read a store");
+    // The hash leaves the stores out: the stores alone changed, the key did not.
+    for _ in 0..plies {
+        e.undo();
+    }
+    let mut pos = e.position().clone();
+    pos.counts[stores[0] as usize] += 5;
+    e.set_position(pos).unwrap();
+    assert_eq!(e.hash(), before);
+    e.set_banks(&[]);
+    assert_ne!(e.hash(), before);
+
+    // A game whose moves depend on the stores: listing the moves reads them.
+    let g = compiled(STORE_READER);
+    let stores: Vec<u16> = ["A", "B"].iter().map(|n| g.site_by_name(n).unwrap()).collect();
+    let mut e = Engine::new(g).unwrap();
+    e.set_banks(&stores);
+    let mut moves = Vec::new();
+    e.legal_moves(&mut moves).unwrap();
+    assert!(e.bank_read());
+    e.set_banks(&stores);
+    assert!(!e.bank_read(), "setting the banks starts the watch afresh");
+}
+
+/// The first player's margin under perfect play, by minimax with a table of
+/// whole positions (stores included, ply left out).
+fn memo_minimax(e: &mut Engine, memo: &mut std::collections::HashMap<mancala::engine::Position, i64>) -> i64 {
+    let mut key = e.position().clone();
+    key.turn.ply = 0;
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mut moves: Vec<Move> = Vec::new();
+    e.legal_moves(&mut moves).unwrap();
+    let v = if moves.is_empty() {
+        let s = e.scores().unwrap();
+        s[0] - s[1]
+    } else {
+        let first = e.to_move() == 0;
+        let mut best = if first { i64::MIN } else { i64::MAX };
+        for mv in moves {
+            e.apply(mv).unwrap();
+            let v = memo_minimax(e, memo);
+            e.undo();
+            best = if first { best.max(v) } else { best.min(v) };
+        }
+        best
+    };
+    memo.insert(key, v);
+    v
+}
+
+#[test]
+fn a_game_whose_play_reads_a_store_is_solved_with_the_stores_in_the_key() {
+    let mut e = Engine::new(compiled(STORE_READER)).unwrap();
+    let exact = minimax(&mut e);
+    let mut said = Vec::new();
+    let sol = solve(&mut e, &mut |m| said.push(m.to_string())).unwrap();
+    assert_eq!(sol.value, exact);
+    assert!(said.iter().any(|m| m.contains("solving again with the stores")), "{said:?}");
+    // Kalah(4,2) where a player may not move while their store holds 6: a
+    // table that left the stores out would value it 7, not 6.
+    let kalah = std::fs::read_to_string("rules/kalah.mancala").unwrap();
+    let twisted = kalah.replace("where count(hole) > 0", "where count(hole) > 0 and count(store(mover)) != 6");
+    assert_ne!(twisted, kalah);
+    let cfg = Config {
+        variants: vec!["standard".into()],
+        settings: vec![("pits".into(), "4".into()), ("stones".into(), "2".into())],
+    };
+    let g = mancala::compile::compile_source("twisted.mancala", &twisted, &cfg)
+        .unwrap_or_else(|f| panic!("{}", f.render(false)));
+    let mut e = Engine::new(Arc::new(g)).unwrap();
+    let exact = memo_minimax(&mut e, &mut Default::default());
+    assert_eq!(exact, 6);
+    assert_eq!(solve(&mut e, &mut |_| {}).unwrap().value, exact);
+    // Kalah's play never reads a store: solved once.
+    let mut e = Engine::new(game("rules/kalah.mancala", &[("pits", "3"), ("stones", "2")], &["standard"])).unwrap();
+    let mut said = Vec::new();
+    solve(&mut e, &mut |m| said.push(m.to_string())).unwrap();
+    assert!(!said.iter().any(|m| m.contains("solving again")), "{said:?}");
+}
+
+#[test]
+fn which_scores_are_sums_of_counts() {
+    let score_of = |score: &str| {
+        let source =
+            STORE_READER.replace("score p: count(store(p))", &format!("state bonus: number\nscore p: {score}"));
+        compiled(&source).score.1.clone()
+    };
+    for linear in [
+        "count(store(p))",
+        "count(store(p)) + count(every pit of p)",
+        "2 * count(store(p)) - count(store(p))",
+        "-count(store(p)) + 3",
+        "if p == south then count(A) else count(B)",
+        "sum(q in players: count(store(q)))",
+    ] {
+        assert!(score_of(linear).is_linear_in_counts(), "{linear}");
+    }
+    for not_linear in [
+        "count(store(p)) * count(store(p))",
+        "count(store(p)) / 2",
+        "bonus * count(store(p))",
+        "if count(A) > 3 then 1 else 0",
+        "max(count(A), count(B))",
+        "count(if count(A) > 0 then A else B)",
+    ] {
+        assert!(!score_of(not_linear).is_linear_in_counts(), "{not_linear}");
+    }
 }

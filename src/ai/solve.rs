@@ -4,10 +4,18 @@
 //! variation. MTD(f) over a fail-soft alpha-beta with no depth limit, and a
 //! transposition table of bounds keyed by the position's hash; moves are
 //! ordered by the table's best move, then by the margin one move ahead.
+//!
+//! Stores are banks when the score is a sum of counts (see
+//! [`Expr::is_linear_in_counts`]): the table leaves out what they hold and
+//! keeps values relative to the margin so far, so positions that differ only
+//! in their stores share an entry. That holds only if the play never looks at
+//! a store's count, which the engine watches (see [`Engine::set_banks`]): if
+//! the rules do, the solve starts again with the stores in the key.
 
 use std::collections::HashMap;
 use std::time::Instant;
 
+use crate::engine::game::{Expr, Game, SiteId, SiteKind};
 use crate::engine::{Engine, Halt, Move};
 
 #[derive(Debug, Clone)]
@@ -62,6 +70,9 @@ struct Solver {
     bufs: Vec<Vec<Move>>,
     /// The order moves are searched in, one buffer a ply.
     orders: Vec<Vec<(i32, u8)>>,
+    /// Whether the table leaves the banks out, and so keeps values relative
+    /// to the margin of the position they belong to.
+    relative: bool,
 }
 
 /// Deepest line searched; a longer one is taken for a game that need not end.
@@ -91,16 +102,53 @@ pub fn solve(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution,
         return Err(HISTORY.into());
     }
     let start = Instant::now();
+    let guess = first_guess(e);
+    progress(&format!("first guess {guess}, from a short alpha-beta search"));
+    let banks = banks(&e.game);
+    if !banks.is_empty() {
+        e.set_banks(&banks);
+        let r = solve_from(e, guess, true, start, progress);
+        let read = e.bank_read();
+        e.set_banks(&[]);
+        match r {
+            Ok(sol) if !read => return Ok(sol),
+            // A failure that may have come from keying without the banks.
+            Err(_) if read => {}
+            Ok(_) => {}
+            Err(m) => return Err(m),
+        }
+        progress("the rules read what a store holds: solving again with the stores in the table's key");
+    }
+    solve_from(e, guess, false, start, progress)
+}
+
+/// The sites the table may leave out: the stores, if the score is a sum of
+/// counts (so adding counters to a store adds the same to the score in any
+/// position).
+fn banks(game: &Game) -> Vec<SiteId> {
+    if !Expr::is_linear_in_counts(&game.score.1) {
+        return Vec::new();
+    }
+    (0..game.sites.len()).filter(|&s| game.sites[s].kind == SiteKind::Store).map(|s| s as SiteId).collect()
+}
+
+/// MTD(f) from a first guess, then the principal variation.
+fn solve_from(
+    e: &mut Engine,
+    mut g: i32,
+    relative: bool,
+    start: Instant,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Solution, String> {
     let mut s = Solver {
         tt: Table::with_capacity_and_hasher(1 << 20, Default::default()),
         nodes: 0,
         bufs: Vec::new(),
         orders: Vec::new(),
+        relative,
     };
     let halt = |h: Halt| crate::session::halt_text(&h);
     let (mut lower, mut upper) = (-INF, INF);
-    let mut g = first_guess(e);
-    progress(&format!("first guess {g}, from a short alpha-beta search"));
     while lower < upper {
         let beta = if g == lower { g + 1 } else { g };
         g = s.node(e, beta - 1, beta, 0).map_err(halt)?;
@@ -118,6 +166,9 @@ pub fn solve(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution,
             s.tt.len(),
             start.elapsed().as_secs_f64()
         ));
+        if relative && e.bank_read() {
+            return Err("the rules read a bank".into());
+        }
     }
     let (best, pv) = s.principal_variation(e, g).map_err(halt)?;
     Ok(Solution {
@@ -128,6 +179,11 @@ pub fn solve(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution,
         positions: s.tt.len(),
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// The first player's score less the second's, now.
+fn margin(e: &mut Engine) -> Result<i32, Halt> {
+    Ok((e.score_of(0)? - e.score_of(1)?) as i32)
 }
 
 /// MTD(f) takes a pass for each bound it tries on the way to the value:
@@ -150,7 +206,21 @@ fn first_guess(e: &mut Engine) -> i32 {
 impl Solver {
     /// The first player's margin under perfect play, within the window
     /// (fail-soft: outside it, a bound on the side it fell).
-    fn node(&mut self, e: &mut Engine, mut alpha: i32, mut beta: i32, ply: usize) -> Result<i32, Halt> {
+    fn node(&mut self, e: &mut Engine, alpha: i32, beta: i32, ply: usize) -> Result<i32, Halt> {
+        let m = if self.relative { margin(e)? } else { 0 };
+        Ok(self.relative_node(e, alpha - m, beta - m, ply, m)? + m)
+    }
+
+    /// [`node`](Self::node) less `m`, the margin now (0 unless the table is
+    /// relative): all values and bounds here are relative to it.
+    fn relative_node(
+        &mut self,
+        e: &mut Engine,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        m: i32,
+    ) -> Result<i32, Halt> {
         self.nodes += 1;
         let hash = e.hash();
         // One look in the table: the bounds known, and the mark that the
@@ -200,11 +270,11 @@ impl Solver {
                     return Err(h);
                 }
             };
-            let v = (s[0] - s[1]) as i32;
+            let v = (s[0] - s[1]) as i32 - m;
             self.tt.insert(hash, Bounds { lower: v, upper: v, best: 0, on_path: false });
             return Ok(v);
         }
-        let r = self.search_moves(e, &moves, entry, alpha, beta, ply);
+        let r = self.search_moves(e, &moves, entry, (alpha, beta), ply, m);
         self.bufs[ply] = moves;
         let (g, best) = match r {
             Ok(r) => r,
@@ -240,9 +310,9 @@ impl Solver {
         e: &mut Engine,
         moves: &[Move],
         entry: Bounds,
-        mut alpha: i32,
-        mut beta: i32,
+        (mut alpha, mut beta): (i32, i32),
         ply: usize,
+        m: i32,
     ) -> Result<(i32, u8), Halt> {
         let maximising = e.to_move() == 0;
         let mut g = if maximising { -INF } else { INF };
@@ -252,7 +322,7 @@ impl Solver {
         let known = entry.best as usize;
         let known = (known < moves.len()).then_some(known);
         if let Some(i) = known {
-            g = self.child(e, moves[i], alpha, beta, ply)?;
+            g = self.child(e, moves[i], alpha + m, beta + m, ply)? - m;
             best = i as u8;
             if maximising {
                 alpha = alpha.max(g);
@@ -269,7 +339,7 @@ impl Solver {
         }
         let mut order = std::mem::take(&mut self.orders[ply]);
         order.clear();
-        let r = self.order(e, moves, known, maximising, (alpha, beta), &mut order);
+        let r = self.order(e, moves, known, maximising, (alpha, beta), m, &mut order);
         let mut result = match r {
             Ok(None) => Ok((g, best)),
             // A move whose known bounds settle the position already.
@@ -283,8 +353,8 @@ impl Solver {
             if result.is_err() {
                 break;
             }
-            let v = match self.child(e, moves[i as usize], alpha, beta, ply) {
-                Ok(v) => v,
+            let v = match self.child(e, moves[i as usize], alpha + m, beta + m, ply) {
+                Ok(v) => v - m,
                 Err(h) => {
                     result = Err(h);
                     break;
@@ -319,7 +389,9 @@ impl Solver {
     /// The moves but `skip`, ordered by the margin each makes at once, best
     /// for the mover first. On the way, a move whose position the table
     /// already bounds outside the window settles the search: its value and
-    /// place are returned (an enhanced transposition cutoff).
+    /// place are returned (an enhanced transposition cutoff). Window and
+    /// values are relative to `m`, the margin before the move.
+    #[allow(clippy::too_many_arguments)]
     fn order(
         &mut self,
         e: &mut Engine,
@@ -327,6 +399,7 @@ impl Solver {
         skip: Option<usize>,
         maximising: bool,
         (alpha, beta): (i32, i32),
+        m: i32,
         out: &mut Vec<(i32, u8)>,
     ) -> Result<Option<(i32, u8)>, Halt> {
         for (i, &mv) in moves.iter().enumerate() {
@@ -334,11 +407,15 @@ impl Solver {
                 continue;
             }
             e.apply(mv)?;
-            let margin = e.score_of(0).and_then(|a| Ok(a - e.score_of(1)?));
+            let margin = margin(e);
             let known = self.tt.get(&e.hash()).copied();
             e.undo();
-            let margin = margin? as i32;
-            if let Some(t) = known {
+            let margin = margin?;
+            // The child's entry is relative to its own margin.
+            let shift = if self.relative { margin - m } else { 0 };
+            if let Some(mut t) = known {
+                t.lower += shift;
+                t.upper += shift;
                 if t.on_path {
                     return Err(cycle());
                 }

@@ -366,6 +366,117 @@ impl Game {
     }
 }
 
+impl Expr {
+    /// Calls `visit` on each expression directly inside this one (a
+    /// quantifier's domain included).
+    pub fn each_child(&self, visit: &mut impl FnMut(&Expr)) {
+        match self {
+            Expr::Const(_) | Expr::Local(_) | Expr::Builtin(_) | Expr::State(_) => {}
+            Expr::Count(x, c) => {
+                visit(x);
+                if let Some(c) = c {
+                    visit(c);
+                }
+            }
+            Expr::SiteState(_, a)
+            | Expr::Side(a)
+            | Expr::Index(a)
+            | Expr::Owner(a)
+            | Expr::OwnedSite(_, a)
+            | Expr::Relation(_, a)
+            | Expr::IsKind(a, _)
+            | Expr::KindSet(_, a)
+            | Expr::Family(_, a)
+            | Expr::Not(a)
+            | Expr::Neg(a)
+            | Expr::CanMove(a) => visit(a),
+            Expr::Member(a, b)
+            | Expr::OnTrack(a, b)
+            | Expr::Random(a, b)
+            | Expr::Filter(a, _, b)
+            | Expr::Bin(_, a, b)
+            | Expr::Min(a, b)
+            | Expr::Max(a, b) => {
+                visit(a);
+                visit(b);
+            }
+            Expr::Cond(a, b, c) => {
+                visit(a);
+                visit(b);
+                visit(c);
+            }
+            Expr::Hook(_, args) => args.iter().for_each(visit),
+            Expr::Quant(_, _, domain, body) => {
+                match &**domain {
+                    Domain::Players | Domain::Tracks => {}
+                    Domain::Range(a, b) => {
+                        visit(a);
+                        visit(b);
+                    }
+                    Domain::Set(a) | Domain::Arrangements(a) => visit(a),
+                }
+                visit(body);
+            }
+        }
+    }
+
+    fn all_children(&self, test: impl Fn(&Expr) -> bool) -> bool {
+        let mut all = true;
+        self.each_child(&mut |c| all &= test(c));
+        all
+    }
+
+    /// Whether the value depends on how many counters some site holds.
+    pub fn reads_counts(&self) -> bool {
+        match self {
+            Expr::Count(..) | Expr::CanMove(_) | Expr::Builtin(Builtin::Repetitions) => true,
+            Expr::Quant(_, _, d, _) if matches!(**d, Domain::Arrangements(_)) => true,
+            _ => !self.all_children(|c| !c.reads_counts()),
+        }
+    }
+
+    /// Whether the value is the same in every position: it depends only on
+    /// the board's tables and on local variables bound to such values (not
+    /// on counters, state, whose turn it is, the move, or chance).
+    pub fn is_fixed(&self) -> bool {
+        match self {
+            Expr::Count(..)
+            | Expr::CanMove(_)
+            | Expr::Builtin(_)
+            | Expr::State(_)
+            | Expr::SiteState(..)
+            | Expr::Random(..) => false,
+            Expr::Quant(_, _, d, _) if matches!(**d, Domain::Arrangements(_)) => false,
+            _ => self.all_children(Expr::is_fixed),
+        }
+    }
+
+    /// Whether the value is a sum of counts of fixed sites, each times a
+    /// fixed factor, plus terms that read no counts: then adding counters to
+    /// a site changes it by the same amount in every position.
+    pub fn is_linear_in_counts(&self) -> bool {
+        match self {
+            Expr::Count(x, c) => x.is_fixed() && c.as_ref().is_none_or(|c| c.is_fixed()),
+            Expr::Bin(BinOp::Add | BinOp::Sub, a, b) => a.is_linear_in_counts() && b.is_linear_in_counts(),
+            Expr::Bin(BinOp::Mul, a, b) => {
+                (a.is_linear_in_counts() && b.is_fixed()) || (a.is_fixed() && b.is_linear_in_counts())
+            }
+            Expr::Neg(a) => a.is_linear_in_counts(),
+            Expr::Cond(c, a, b) => c.is_fixed() && a.is_linear_in_counts() && b.is_linear_in_counts(),
+            Expr::Quant(crate::syntax::ast::Quant::Sum, _, d, body) => {
+                let domain_fixed = match &**d {
+                    Domain::Players | Domain::Tracks => true,
+                    Domain::Range(a, b) => a.is_fixed() && b.is_fixed(),
+                    Domain::Set(a) => a.is_fixed(),
+                    Domain::Arrangements(_) => false,
+                };
+                domain_fixed && body.is_linear_in_counts()
+            }
+            _ => !self.reads_counts(),
+        }
+    }
+}
+
 pub fn value_text(v: Value) -> String {
     match v {
         Value::Int(i) => i.to_string(),

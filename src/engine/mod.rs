@@ -171,6 +171,11 @@ pub struct Engine {
     /// Tabulated fixed skip clauses: (key, whether each site of the track is
     /// skipped), the key being the clauses' address, the mover and the track.
     skip_masks: Vec<((usize, u8, u16), Vec<bool>)>,
+    /// Sites left out of [`hash`](Self::hash) (empty: none), and whether the
+    /// rules have read how many counters one of them holds since they were
+    /// set. See [`set_banks`](Self::set_banks).
+    banks: Vec<bool>,
+    bank_read: bool,
 }
 
 impl Clone for Engine {
@@ -190,6 +195,8 @@ impl Clone for Engine {
             seed: self.seed,
             draws: 0,
             skip_masks: self.skip_masks.clone(),
+            banks: self.banks.clone(),
+            bank_read: self.bank_read,
         }
     }
 }
@@ -221,6 +228,8 @@ impl Engine {
             seed,
             draws: 0,
             skip_masks: Vec::new(),
+            banks: Vec::new(),
+            bank_read: false,
             game,
         };
         let g = e.game.clone();
@@ -308,8 +317,17 @@ impl Engine {
             h ^= x;
             h = h.wrapping_mul(0x0100_0000_01b3).rotate_left(29);
         };
-        for &c in &self.pos.counts {
-            mix(c as u64);
+        if self.banks.is_empty() {
+            for &c in &self.pos.counts {
+                mix(c as u64);
+            }
+        } else {
+            let k = self.game.colours;
+            for (i, &c) in self.pos.counts.iter().enumerate() {
+                if !self.banks[i / k] {
+                    mix(c as u64);
+                }
+            }
         }
         for v in &self.pos.vars {
             mix(match *v {
@@ -328,6 +346,48 @@ impl Engine {
         // A final avalanche, so that nearby positions spread over the table.
         h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
         h ^ (h >> 33)
+    }
+
+    /// Makes `sites` banks: sites that [`hash`](Self::hash) leaves out, for
+    /// a table of positions that holds when what the banks hold makes no
+    /// difference to the play. Whether it does is watched, not assumed:
+    /// [`bank_read`](Self::bank_read) tells whether the rules have read a
+    /// bank's count since (by `count`, or by sowing, taking or swapping
+    /// from it; the score is not watched). An empty list ends it.
+    pub fn set_banks(&mut self, sites: &[SiteId]) {
+        self.banks.clear();
+        if !sites.is_empty() {
+            self.banks.resize(self.game.sites.len(), false);
+            for &s in sites {
+                self.banks[s as usize] = true;
+            }
+        }
+        self.bank_read = false;
+    }
+
+    /// Whether the rules have read a bank's count since
+    /// [`set_banks`](Self::set_banks).
+    pub fn bank_read(&self) -> bool {
+        self.bank_read
+    }
+
+    /// Notes that the rules read how many counters `s` holds.
+    #[inline]
+    fn read(&mut self, s: SiteId) {
+        if let Some(&true) = self.banks.get(s as usize) {
+            self.bank_read = true;
+        }
+    }
+
+    /// Notes that the rules read the counts of a site or a set of sites.
+    fn read_all(&mut self, v: Value) {
+        let banks = &self.banks;
+        self.bank_read |= match v {
+            Value::Site(s) => banks.get(s as usize) == Some(&true),
+            Value::Set(set) => self.game.sets[set as usize].iter().any(|&s| banks[s as usize]),
+            Value::Mask(m) => (0..64).any(|b| m & (1 << b) != 0 && banks.get(b) == Some(&true)),
+            _ => false,
+        };
     }
 
     pub fn total_counters(&self) -> i64 {
@@ -595,10 +655,11 @@ impl Engine {
     /// Offers the move `mv` (all choices made) if it is legal: checked by its
     /// precheck, or by trying it when its legality depends on its effects.
     fn leaf(&mut self, def: &MoveDef, mv: Move, f: &Frame, n: u128, sink: &mut Sink) -> Res<()> {
-        if let Some(k) = def.nonempty
-            && self.site_count(mv.args[k] as SiteId) == 0
-        {
-            return Ok(());
+        if let Some(k) = def.nonempty {
+            self.read(mv.args[k] as SiteId);
+            if self.site_count(mv.args[k] as SiteId) == 0 {
+                return Ok(());
+            }
         }
         if !def.needs_trial {
             return sink.offer(mv, n);
@@ -710,6 +771,7 @@ impl Engine {
             Domain::Arrangements(site) => {
                 // The last choice: every order of the site's colours, as one group.
                 let s = self.eval(site, f)?.site()?;
+                self.read(s);
                 let (k, counts) = self.colours_of(s);
                 let n = arrange::multinomial(&counts[..k]).ok_or_else(|| {
                     Halt::Error(format!(
@@ -956,7 +1018,11 @@ impl Engine {
         let g = self.game.clone();
         let f = Frame::new(self.pos.turn.to_move);
         self.locals[g.score.0 as usize] = Value::Player(p);
-        self.eval(&g.score.1, &f)?.int()
+        // The score may read banks: it is not part of the play.
+        let watched = self.bank_read;
+        let r = self.eval(&g.score.1, &f).and_then(|v| v.int());
+        self.bank_read = watched;
+        r
     }
 
     // ---- statements -----------------------------------------------------
@@ -978,6 +1044,7 @@ impl Engine {
             StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips } => {
                 let src = self.eval(source, f)?.site()?;
                 let t = self.eval(track, f)?.track()?;
+                self.read(src);
                 let have = self.site_count(src);
                 let n = match amount {
                     Some(a) => self.eval(a, f)?.int()?,
@@ -1077,6 +1144,7 @@ impl Engine {
                         let n = self.eval(a, f)?.int()?;
                         let s = src.site()?;
                         let c = colour.unwrap_or(0);
+                        self.read(s);
                         let have = if colour.is_some() { self.colour_count(s, c as u8) } else { self.site_count(s) };
                         if n < 0 || n > have as i64 {
                             return Err(Halt::Illegal);
@@ -1092,6 +1160,7 @@ impl Engine {
                             if s == dst {
                                 continue;
                             }
+                            self.read(s);
                             for c in 0..k {
                                 if colour.is_some_and(|x| x != c) {
                                     continue;
@@ -1179,6 +1248,8 @@ impl Engine {
             }
             StmtKind::Swap(a, b) => {
                 let (a, b) = (self.eval(a, f)?.site()? as usize, self.eval(b, f)?.site()? as usize);
+                self.read(a as SiteId);
+                self.read(b as SiteId);
                 let k = self.game.colours;
                 for c in 0..k {
                     self.pos.counts.swap(a * k + c, b * k + c);
@@ -1268,6 +1339,9 @@ impl Engine {
                     Some(c) => e.colour_count(s, c) as i64,
                     None => e.site_count(s) as i64,
                 };
+                if !self.banks.is_empty() {
+                    self.read_all(v);
+                }
                 match v {
                     Value::Site(s) => Value::Int(one(self, s)),
                     Value::Set(set) => Value::Int(self.game.sets[set as usize].iter().map(|&s| one(self, s)).sum()),
