@@ -104,3 +104,33 @@ fn an_unnamed_game_takes_its_file_name() {
         compile_source("rules/my-game.mancala", &format!("{BOARD}move m {{ again }}\n"), &Config::default()).unwrap();
     assert_eq!(game.name, "my-game");
 }
+
+#[test]
+fn hidden_state_is_left_out_of_the_position_shown_but_kept_and_settable() {
+    let dir = std::env::temp_dir().join(format!("mancala-language-h-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("hidden.mancala");
+    std::fs::write(
+        &path,
+        format!(
+            "{BOARD}hidden state secret: number\nstate shown: number\nsetup {{ put 1 in every pit\n set secret = 7\n set shown = 3 }}\nmove m \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  sow h along round }}\n"
+        ),
+    )
+    .unwrap();
+    let setup =
+        mancala::session::Setup { rules: path.to_str().unwrap().into(), variants: vec![], settings: vec![], seed: 0 };
+    let mut s = mancala::session::Session::new(setup).unwrap_or_else(|f| panic!("{}", f.render(false)));
+    let shown = s.command("position").text;
+    assert!(shown.contains("shown=3"), "{shown}");
+    assert!(!shown.contains("secret"), "{shown}");
+    // The rules still have it, and the REPL's `set` still reaches it.
+    let slot = |s: &mancala::session::Session| {
+        let v = s.engine().game.state.iter().find(|v| v.name == "secret").unwrap();
+        s.engine().position().vars[v.offset]
+    };
+    assert_eq!(slot(&s), mancala::engine::game::Value::Int(7));
+    s.command("set secret=9");
+    assert_eq!(slot(&s), mancala::engine::game::Value::Int(9));
+    assert!(!s.command("position").text.contains("secret"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -69,24 +69,35 @@ fn random_games_of_every_variant_end_conserve_the_cubes_and_keep_inverted_contai
 }
 
 #[test]
-fn the_whistle_stop_ends_the_game_at_its_drawn_ply() {
-    let g = game(&["whistle-stop"]);
-    let mut kettle_endings = 0;
-    for seed in 0..40 {
-        let e = play(&g, seed);
-        let Value::Int(kettle) = state(&e, "kettle", None) else { panic!("no kettle") };
-        // The kettle's ply counts from the start; Clearing the Table begins at ply 16.
-        let kettle = kettle - 16;
-        assert!((20..=80).contains(&kettle), "seed {seed}: kettle at {kettle}");
-        let ply = e.position().turn.ply as i64;
-        let stores: Vec<i32> = ["pitcher", "bowl"].iter().map(|s| e.site_count(g.site_by_name(s).unwrap())).collect();
-        // Either someone reached 12 first, or the kettle stopped the game at its ply.
-        if stores.iter().all(|&c| c < 12) && ply == 16 + kettle {
-            kettle_endings += 1;
+fn the_whistle_stop_ends_the_game_after_20_to_80_plies_of_clearing_each_as_likely() {
+    // The kettle changes nothing but the end, so a game with it is the game
+    // without it (same seed, same moves) cut short where the kettle whistled.
+    let (plain, whistle) = (game(&[]), game(&["whistle-stop"]));
+    let mut whistled = Vec::new();
+    let mut long_games = 0;
+    for seed in 0..2000 {
+        let full = play(&plain, seed).position().turn.ply;
+        let cut = play(&whistle, seed).position().turn.ply;
+        assert!(cut <= full, "seed {seed}: the kettle made the game longer");
+        if cut < full {
+            // Clearing the Table begins at ply 16.
+            assert!((20..=80).contains(&(cut - 16)), "seed {seed}: whistled after {} plies of clearing", cut - 16);
         }
-        assert!(ply <= 16 + kettle, "seed {seed}: played past the kettle");
+        // A game that would go past the 80th ply of clearing is always cut:
+        // those show how the kettle's ply is drawn.
+        if full > 16 + 80 {
+            long_games += 1;
+            assert!(cut < full, "seed {seed}: the kettle never whistled");
+            whistled.push(cut - 16);
+        }
     }
-    assert!(kettle_endings > 5, "the kettle ended only {kettle_endings} of 40 games");
+    assert!(long_games >= 100, "only {long_games} long games");
+    // Uniform on 20..=80: a third of the draws in each of 20..=40, 41..=60
+    // and 61..=80 (21, 20 and 20 of the 61 plies), within a wide margin.
+    for (lo, hi) in [(20, 40), (41, 60), (61, 80)] {
+        let share = whistled.iter().filter(|&&n| (lo..=hi).contains(&n)).count() as f64 / whistled.len() as f64;
+        assert!((0.22..=0.45).contains(&share), "{lo}..={hi}: {share:.2} of {} draws", whistled.len());
+    }
 }
 
 #[test]
@@ -186,4 +197,34 @@ fn a_failing_hook_leaves_the_game_as_it_was() {
     e.legal_moves(&mut moves).unwrap();
     assert!(e.apply(moves[0]).is_err());
     assert_eq!(e.position(), &before);
+}
+
+#[test]
+fn no_position_tells_when_the_kettle_will_whistle() {
+    // The same moves under two game seeds: the positions are the same as long
+    // as both games go on, so an agent that reads positions cannot know when
+    // the kettle will whistle; yet the two seeds end games at different plies.
+    let g = game(&["whistle-stop"]);
+    let mut differ = 0;
+    for seed in 0..60u64 {
+        let mut games =
+            [Engine::with_seed(g.clone(), 1000 + seed).unwrap(), Engine::with_seed(g.clone(), 2000 + seed).unwrap()];
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut moves = Vec::new();
+        loop {
+            let going: Vec<usize> = (0..2).filter(|&i| games[i].count_moves().unwrap() > 0).collect();
+            let Some(&first) = going.first() else { break };
+            if going.len() == 2 {
+                assert_eq!(games[0].position(), games[1].position(), "seed {seed}");
+                assert_eq!(games[0].hash(), games[1].hash());
+            }
+            games[first].legal_moves(&mut moves).unwrap();
+            let mv = moves[rand::Rng::gen_range(&mut rng, 0..moves.len())];
+            for &i in &going {
+                games[i].apply(mv).unwrap();
+            }
+        }
+        differ += (games[0].position().turn.ply != games[1].position().turn.ply) as usize;
+    }
+    assert!(differ >= 5, "the seeds made a difference in only {differ} of 60 games");
 }

@@ -77,6 +77,11 @@ pub enum Halt {
 
 type Res<T> = Result<T, Halt>;
 
+/// Where the draws of `random` start in setup and in scoring, so that
+/// neither repeats the numbers of a move made at the same ply.
+const SETUP_DRAWS: u64 = 1 << 32;
+const SCORE_DRAWS: u64 = 2 << 32;
+
 /// Most moves [`Engine::legal_moves`] lists; more must be counted, sampled or
 /// found by name.
 pub const MAX_LISTED: u128 = 1_000_000;
@@ -235,7 +240,7 @@ impl Engine {
         let g = e.game.clone();
         let mut f = Frame::new(0);
         // Setup draws from its own stream, apart from the first move's.
-        e.draws = 1 << 32;
+        e.draws = SETUP_DRAWS;
         e.run(&g.setup, &mut f)?;
         Ok(e)
     }
@@ -991,8 +996,9 @@ impl Engine {
     /// Each player's score in the current position.
     pub fn scores(&mut self) -> Res<Vec<i64>> {
         self.fuel = FUEL;
-        // Scoring may draw random numbers (dice): one sequence for all players.
-        self.draws = 0;
+        // Scoring may draw random numbers (dice): one sequence for all
+        // players, apart from the last move's (which drew at the same ply).
+        self.draws = SCORE_DRAWS;
         let players = self.game.players.len();
         let mut out = Vec::with_capacity(players);
         for p in 0..players as u8 {
@@ -1009,7 +1015,7 @@ impl Engine {
     /// allocating: the solver asks it at every node.
     pub fn score_of(&mut self, p: PlayerId) -> Res<i64> {
         self.fuel = FUEL;
-        self.draws = 0;
+        self.draws = SCORE_DRAWS;
         self.score_inner(p)
     }
 
