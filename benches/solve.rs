@@ -30,8 +30,8 @@ fn solving(c: &mut Criterion) {
         let g = kalah(pits, stones);
         group.bench_function(format!("kalah_{pits}_{stones}_standard"), |b| {
             b.iter(|| {
-                let mut e = Engine::new(g.clone()).unwrap();
-                let sol = mancala::ai::solve::solve(&mut e, &mut |_| {}).unwrap();
+                let e = Engine::new(g.clone()).unwrap();
+                let sol = mancala::ai::solve::solve(&e, &mut |_| {}).unwrap();
                 assert_eq!(sol.value, value);
                 black_box(sol.nodes)
             })

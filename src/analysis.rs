@@ -70,7 +70,7 @@ pub fn play_one(game: &Arc<Game>, agents: &[AgentSpec], seed: u64, play: Play) -
         if plies < play.opening {
             spec = AgentSpec { kind: crate::ai::Kind::Random, budget: Default::default() };
         }
-        match choose(spec, &mut e, &mut rng).map_err(|h| halt_text(&h))? {
+        match choose(spec, &e, &mut rng).map_err(|h| halt_text(&h))? {
             Some(c) => e.apply(c.mv).map_err(|h| halt_text(&h))?,
             None => break,
         }

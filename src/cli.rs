@@ -447,8 +447,7 @@ fn solitaire(
             return 1;
         }
     };
-    let mut engine = s.engine().clone();
-    let report = match fewest_moves(&mut engine, &goal, max_positions, max_moves, &mut |line| eprintln!("{line}")) {
+    let report = match fewest_moves(s.engine(), &goal, max_positions, max_moves, &mut |line| eprintln!("{line}")) {
         Ok(r) => r,
         Err(h) => {
             eprintln!("{}", crate::session::halt_text(&h));
@@ -493,8 +492,9 @@ fn solitaire(
 fn solve(file: String, choice: Choice, position: Option<String>, json: bool, color: bool) -> i32 {
     let Some(s) = session_at(file, choice, position, color) else { return 1 };
     let players = s.game().players.clone();
+    // A copy to name the moves with (naming may run the rules).
     let mut engine = s.engine().clone();
-    let result = crate::ai::solve::solve(&mut engine, &mut |line| eprintln!("{line}"));
+    let result = crate::ai::solve::solve(&engine, &mut |line| eprintln!("{line}"));
     match result {
         Err(e) => {
             eprintln!("{e}");

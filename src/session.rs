@@ -807,8 +807,7 @@ impl Session {
             Ok(s) => s,
             Err(e) => return format!("{e}\n"),
         };
-        let mut e = self.engine.clone();
-        match crate::ai::choose(spec, &mut e, &mut self.rng) {
+        match crate::ai::choose(spec, &self.engine, &mut self.rng) {
             Err(h) => format!("{}\n", self.rule_error(&h)),
             Ok(None) => "no legal moves: the game is over\n".into(),
             Ok(Some(c)) => {
@@ -868,7 +867,7 @@ impl Session {
         for _ in 0..10_000 {
             let me = self.engine.to_move() as usize;
             let Some(spec) = self.ai.get(me).copied().flatten() else { break };
-            let pick = crate::ai::choose(spec, &mut self.engine, &mut self.rng);
+            let pick = crate::ai::choose(spec, &self.engine, &mut self.rng);
             match pick {
                 Ok(Some(c)) => match self.make(c.mv) {
                     Ok(text) => out.push_str(&text.replacen(" plays ", &format!(" ({spec}) plays "), 1)),

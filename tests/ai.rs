@@ -38,7 +38,7 @@ fn agents_only_ever_play_legal_moves() {
                 let mut e = Engine::with_seed(g.clone(), seed).unwrap();
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 for _ in 0..400 {
-                    let Some(c) = choose(agent, &mut e, &mut rng).unwrap() else { break };
+                    let Some(c) = choose(agent, &e, &mut rng).unwrap() else { break };
                     // Legal: found by its name among the moves of the position.
                     let name = e.move_name(c.mv);
                     assert_eq!(e.find_move(&name).unwrap(), Some(c.mv), "{} {agent}: `{name}` is not legal", g.name);
@@ -116,7 +116,7 @@ fn the_solver_agrees_with_plain_minimax() {
     for (what, mut e) in small_positions() {
         let exact = minimax(&mut e);
         let before = e.position().clone();
-        let sol = solve(&mut e, &mut |_| {}).unwrap_or_else(|err| panic!("{what}: {err}"));
+        let sol = solve(&e, &mut |_| {}).unwrap_or_else(|err| panic!("{what}: {err}"));
         assert_eq!(sol.value, exact, "{what}");
         assert_eq!(e.position(), &before, "{what}: the solver changed the position");
         // Its best move keeps the value (a position with moves has one).
@@ -152,7 +152,7 @@ fn alphabeta_plays_a_move_that_keeps_the_value() {
         let exact = minimax(&mut e);
         let me = e.to_move();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let c = choose("alphabeta:2000000".parse().unwrap(), &mut e, &mut rng).unwrap().unwrap();
+        let c = choose("alphabeta:2000000".parse().unwrap(), &e, &mut rng).unwrap().unwrap();
         e.apply(c.mv).unwrap();
         let after = minimax(&mut e);
         e.undo();
@@ -181,7 +181,7 @@ fn solver_values_of_small_kalah_boards() {
                     &[variant],
                 );
                 let mut e = Engine::new(g).unwrap();
-                let sol = solve(&mut e, &mut |_| {}).unwrap();
+                let sol = solve(&e, &mut |_| {}).unwrap();
                 table.push_str(&format!(
                     "Kalah({pits},{stones}) {variant}: {:+} (best {})\n",
                     sol.value,
@@ -215,8 +215,8 @@ score p: count(every pit of p)
 fn games_that_can_cycle_are_refused_not_searched_for_ever() {
     let g = mancala::compile::compile_source("round.mancala", ROUND_AND_ROUND, &Config::default())
         .unwrap_or_else(|f| panic!("{}", f.render(false)));
-    let mut e = Engine::new(Arc::new(g)).unwrap();
-    let err = solve(&mut e, &mut |_| {}).unwrap_err();
+    let e = Engine::new(Arc::new(g)).unwrap();
+    let err = solve(&e, &mut |_| {}).unwrap_err();
     // Met as a repeated position, not as a line too long.
     assert!(err.contains("come round again"), "{err}");
 }
@@ -224,17 +224,17 @@ fn games_that_can_cycle_are_refused_not_searched_for_ever() {
 #[test]
 fn rules_that_read_the_history_are_not_solved() {
     // Spectral Reapers reads `ply`: a table of positions cannot value it.
-    let mut e = Engine::new(game("rules/spectral-reapers.mancala", &[("seats", "2")], &[])).unwrap();
-    let err = solve(&mut e, &mut |_| {}).unwrap_err();
+    let e = Engine::new(game("rules/spectral-reapers.mancala", &[("seats", "2")], &[])).unwrap();
+    let err = solve(&e, &mut |_| {}).unwrap_err();
     assert!(err.contains("`ply`"), "{err}");
 }
 
 #[test]
 fn games_with_chance_or_more_players_are_not_solved() {
-    let mut e = Engine::new(game("rules/tea-party.mancala", &[], &[])).unwrap();
-    assert!(solve(&mut e, &mut |_| {}).unwrap_err().contains("chance"));
-    let mut e = Engine::new(game("rules/spectral-reapers.mancala", &[], &[])).unwrap();
-    assert!(solve(&mut e, &mut |_| {}).unwrap_err().contains("two players"));
+    let e = Engine::new(game("rules/tea-party.mancala", &[], &[])).unwrap();
+    assert!(solve(&e, &mut |_| {}).unwrap_err().contains("chance"));
+    let e = Engine::new(game("rules/spectral-reapers.mancala", &[], &[])).unwrap();
+    assert!(solve(&e, &mut |_| {}).unwrap_err().contains("two players"));
 }
 
 /// A small game whose play reads what a store holds: a player may move only
@@ -336,7 +336,7 @@ fn a_game_whose_play_reads_a_store_is_solved_with_the_stores_in_the_key() {
     let mut e = Engine::new(compiled(STORE_READER)).unwrap();
     let exact = minimax(&mut e);
     let mut said = Vec::new();
-    let sol = solve(&mut e, &mut |m| said.push(m.to_string())).unwrap();
+    let sol = solve(&e, &mut |m| said.push(m.to_string())).unwrap();
     assert_eq!(sol.value, exact);
     assert!(said.iter().any(|m| m.contains("solving again with the stores")), "{said:?}");
     // Kalah(4,2) where a player may not move while their store holds 6: a
@@ -353,11 +353,11 @@ fn a_game_whose_play_reads_a_store_is_solved_with_the_stores_in_the_key() {
     let mut e = Engine::new(Arc::new(g)).unwrap();
     let exact = memo_minimax(&mut e, &mut Default::default());
     assert_eq!(exact, 6);
-    assert_eq!(solve(&mut e, &mut |_| {}).unwrap().value, exact);
+    assert_eq!(solve(&e, &mut |_| {}).unwrap().value, exact);
     // Kalah's play never reads a store: solved once.
-    let mut e = Engine::new(game("rules/kalah.mancala", &[("pits", "3"), ("stones", "2")], &["standard"])).unwrap();
+    let e = Engine::new(game("rules/kalah.mancala", &[("pits", "3"), ("stones", "2")], &["standard"])).unwrap();
     let mut said = Vec::new();
-    solve(&mut e, &mut |m| said.push(m.to_string())).unwrap();
+    solve(&e, &mut |m| said.push(m.to_string())).unwrap();
     assert!(!said.iter().any(|m| m.contains("solving again")), "{said:?}");
 }
 
@@ -387,5 +387,93 @@ fn which_scores_are_sums_of_counts() {
         "count(if count(A) > 0 then A else B)",
     ] {
         assert!(!score_of(not_linear).is_linear_in_counts(), "{not_linear}");
+    }
+}
+
+/// A game whose rules fail (a division by zero) once store A holds 3: the
+/// store reader's board, moves unrestricted.
+fn fails_deep() -> String {
+    let mut text = STORE_READER.to_string();
+    for (from, to) in [
+        ("put 2 in every pit", "put 3 in every pit"),
+        (" and count(store(mover)) < 2", ""),
+        ("when stuck: end", "rule boom after sow { require count(B) / (3 - count(A)) >= 0 }\nwhen stuck: end"),
+    ] {
+        assert!(text.contains(from), "{from}");
+        text = text.replace(from, to);
+    }
+    text
+}
+
+#[test]
+fn a_rule_that_fails_deep_in_a_search_leaves_the_game_in_progress_as_it_was() {
+    let dir = std::env::temp_dir().join(format!("mancala-ai-fails-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("fails.mancala");
+    std::fs::write(&path, fails_deep()).unwrap();
+    let setup = Setup { rules: path.to_str().unwrap().into(), variants: vec![], settings: vec![], seed: 0 };
+    let mut s = Session::new(setup).unwrap_or_else(|f| panic!("{}", f.render(false)));
+    let first = s.command("a1").text;
+    assert!(first.contains("south plays a1"), "{first}");
+    let before = s.engine().position().clone();
+    for agent in ["alphabeta 20000", "mcts 2000"] {
+        let hint = s.command(&format!("hint {agent}")).text;
+        assert!(hint.contains("division by zero"), "{agent}: {hint}");
+        assert_eq!(s.engine().position(), &before, "{agent}");
+        // North's seat to the agent: it fails, says why, and the game waits.
+        let reply = s.command(&format!("ai north {agent}")).text;
+        assert!(reply.contains("division by zero"), "{agent}: {reply}");
+        assert_eq!(s.engine().position(), &before, "{agent}");
+        s.command("ai north off");
+    }
+    let solved = mancala::ai::solve::solve(s.engine(), &mut |_| {});
+    assert!(solved.unwrap_err().contains("division by zero"));
+    assert_eq!(s.engine().position(), &before);
+    // The game goes on: a move and its undo, back to where it was.
+    let moves = s.command("moves").text;
+    assert!(moves.contains("b1"), "{moves}");
+    s.command("b1");
+    assert_ne!(s.engine().position(), &before);
+    s.command("undo");
+    assert_eq!(s.engine().position(), &before);
+    s.command("undo");
+    assert_eq!(s.engine().position().turn.ply, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Irving, Donkers and Uiterwijk, "Solving Kalah", ICGA Journal 23(3), 2000,
+/// solved Kalah(m,n) (m pits a side, n stones a pit) with the rules of the
+/// `empty-capture` variant: a capture needs nothing opposite, the capturing
+/// stone is banked too, and when a side is empty each player banks their
+/// own. Its Table 10 says who wins, Table 9 by how much.
+#[test]
+fn the_solver_reproduces_the_published_solutions_of_kalah() {
+    // Table 10: the first player wins (W), draws (D) or loses (L), for
+    // n = 1..6 stones.
+    for (pits, row) in [(1, "DLWLWD"), (2, "WLLLWW"), (3, "DWWWWL")] {
+        for (k, expected) in row.chars().enumerate() {
+            let stones = (k + 1).to_string();
+            let g =
+                game("rules/kalah.mancala", &[("pits", &pits.to_string()), ("stones", &stones)], &["empty-capture"]);
+            let v = solve(&Engine::new(g).unwrap(), &mut |_| {}).unwrap().value;
+            let got = match v.signum() {
+                1 => 'W',
+                0 => 'D',
+                _ => 'L',
+            };
+            assert_eq!(got, expected, "Kalah({pits},{stones}): {v:+}");
+        }
+    }
+    // Table 9: the first player's final margin.
+    for (pits, stones, margin) in
+        [(4, 1, 2), (4, 2, 6), (4, 3, 8), (4, 4, 2), (5, 1, 0), (5, 2, 0), (5, 3, 8), (6, 1, 2), (6, 2, 10)]
+    {
+        let g = game(
+            "rules/kalah.mancala",
+            &[("pits", &pits.to_string()), ("stones", &stones.to_string())],
+            &["empty-capture"],
+        );
+        let v = solve(&Engine::new(g).unwrap(), &mut |_| {}).unwrap().value;
+        assert_eq!(v, margin, "Kalah({pits},{stones})");
     }
 }

@@ -27,8 +27,7 @@ fn list(counts: &[i32]) -> String {
 fn fewest(rules: &str, cups: usize, from: &str, goal: &str) -> Option<Vec<String>> {
     let s = cups_at(rules, cups, from);
     let goal = s.parse_goal(goal).unwrap();
-    let mut e = s.engine().clone();
-    let report = fewest_moves(&mut e, &goal, 10_000_000, 1_000, &mut |_| {}).unwrap();
+    let report = fewest_moves(s.engine(), &goal, 10_000_000, 1_000, &mut |_| {}).unwrap();
     match report.outcome {
         Outcome::Reached { line } => Some(line),
         Outcome::Unreachable => None,

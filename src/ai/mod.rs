@@ -134,8 +134,11 @@ impl Clock {
     }
 }
 
-/// Lets an agent choose a move for the player to move; `None` when the game is over.
-pub fn choose(spec: AgentSpec, e: &mut Engine, rng: &mut ChaCha8Rng) -> Result<Option<Choice>, Halt> {
+/// Lets an agent choose a move for the player to move; `None` when the game
+/// is over. The agent searches a copy, so `e` is as it was whatever happens
+/// (a rule that fails deep in a search leaves the game in progress intact).
+pub fn choose(spec: AgentSpec, e: &Engine, rng: &mut ChaCha8Rng) -> Result<Option<Choice>, Halt> {
+    let e = &mut e.clone();
     match spec.kind {
         Kind::Random => Ok(e.sample_move(rng)?.map(|mv| Choice { mv, value: None, info: String::new() })),
         Kind::Greedy => greedy(e, rng),

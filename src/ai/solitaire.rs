@@ -49,6 +49,17 @@ pub struct Report {
 /// at most `max_positions` positions and looking at most `max_moves` moves
 /// ahead. `progress` hears of each depth finished.
 pub fn fewest_moves(
+    e: &Engine,
+    goal: &Goal,
+    max_positions: usize,
+    max_moves: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Report, Halt> {
+    // The search works on a copy, so `e` is as it was whatever happens.
+    search(&mut e.clone(), goal, max_positions, max_moves, progress)
+}
+
+fn search(
     e: &mut Engine,
     goal: &Goal,
     max_positions: usize,

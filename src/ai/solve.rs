@@ -89,9 +89,13 @@ fn cycle() -> Halt {
     Halt::Error("a position can come round again: exact solving is for games that always end".into())
 }
 
-/// Solves the position of `e` (which is left as it was). `progress` is told
-/// of each step of MTD(f).
-pub fn solve(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution, String> {
+/// Solves the position of `e`. `progress` is told of each step of MTD(f).
+/// The search works on a copy, so `e` is as it was whatever happens.
+pub fn solve(e: &Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution, String> {
+    solve_copy(&mut e.clone(), progress)
+}
+
+fn solve_copy(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution, String> {
     if e.game.players.len() != 2 {
         return Err(format!("exact solving is for two players; this game has {}", e.game.players.len()));
     }
