@@ -658,16 +658,24 @@ impl Session {
                 site
             })
             .collect();
-        let options: serde_json::Map<String, serde_json::Value> = g
-            .options
+        let options: serde_json::Map<String, serde_json::Value> =
+            g.options.iter().map(|o| (o.name.clone(), value_json(&g, o.value))).collect();
+        // State variables, hidden ones left out: per-site ones as an object
+        // by site name; `null` for no value.
+        let state: serde_json::Map<String, serde_json::Value> = g
+            .state
             .iter()
-            .map(|o| {
-                let v = match o.value {
-                    Value::Int(i) => json!(i),
-                    Value::Bool(b) => json!(b),
-                    _ => serde_json::Value::Null,
+            .filter(|v| !v.hidden)
+            .map(|v| {
+                let value = if v.per_site {
+                    let by_site: serde_json::Map<String, serde_json::Value> = state_sites(&g, v)
+                        .map(|s| (g.sites[s].name.clone(), value_json(&g, pos.vars[v.offset + s])))
+                        .collect();
+                    serde_json::Value::Object(by_site)
+                } else {
+                    value_json(&g, pos.vars[v.offset])
                 };
-                (o.name.clone(), v)
+                (v.name.clone(), value)
             })
             .collect();
         let scores = self.engine.scores().unwrap_or_default();
@@ -681,6 +689,7 @@ impl Session {
             "phase": g.phases.get(pos.turn.phase as usize).map(|p| p.name.clone()),
             "ply": pos.turn.ply,
             "sites": sites,
+            "state": state,
             "scores": scores,
             "legal_moves": legal,
             "over": outcome.is_some(),
@@ -1026,6 +1035,16 @@ fn state_value(g: &Game, ty: Type, v: &str) -> Result<Value, String> {
 }
 
 /// A value as the text `set` reads back; `None` for no value.
+/// A value as JSON: numbers and conditions as such, sites and players by
+/// name, `null` for no value.
+fn value_json(g: &Game, v: Value) -> serde_json::Value {
+    match v {
+        Value::Int(i) => json!(i),
+        Value::Bool(b) => json!(b),
+        other => value_name(g, other).map_or(serde_json::Value::Null, |t| json!(t)),
+    }
+}
+
 fn value_name(g: &Game, v: Value) -> Option<String> {
     match v {
         Value::Site(s) => Some(g.sites[s as usize].name.clone()),

@@ -113,7 +113,7 @@ fn hidden_state_is_left_out_of_the_position_shown_but_kept_and_settable() {
     std::fs::write(
         &path,
         format!(
-            "{BOARD}hidden state secret: number\nstate shown: number\nsetup {{ put 1 in every pit\n set secret = 7\n set shown = 3 }}\nmove m \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  sow h along round }}\n"
+            "{BOARD}hidden state secret: number\nstate shown: number\nstate marked of every pit: condition\nsetup {{ put 1 in every pit\n set secret = 7\n set shown = 3\n set marked(s1) = true }}\nmove m \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  sow h along round }}\n"
         ),
     )
     .unwrap();
@@ -123,6 +123,11 @@ fn hidden_state_is_left_out_of_the_position_shown_but_kept_and_settable() {
     let shown = s.command("position").text;
     assert!(shown.contains("shown=3"), "{shown}");
     assert!(!shown.contains("secret"), "{shown}");
+    let json: serde_json::Value = serde_json::from_str(&s.command("json").text).unwrap();
+    assert_eq!(
+        json["state"],
+        serde_json::json!({ "shown": 3, "marked": { "s1": true, "s2": null, "n1": null, "n2": null } })
+    );
     // The rules still have it, and the REPL's `set` still reaches it.
     let slot = |s: &mancala::session::Session| {
         let v = s.engine().game.state.iter().find(|v| v.name == "secret").unwrap();
