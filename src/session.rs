@@ -668,8 +668,20 @@ impl Session {
             .filter(|v| !v.hidden)
             .map(|v| {
                 let value = if v.per_site {
+                    // A site never set reads as false or 0 in the rules.
+                    let unset = match v.ty {
+                        Type::Bool => Value::Bool(false),
+                        Type::Int => Value::Int(0),
+                        _ => Value::None,
+                    };
                     let by_site: serde_json::Map<String, serde_json::Value> = state_sites(&g, v)
-                        .map(|s| (g.sites[s].name.clone(), value_json(&g, pos.vars[v.offset + s])))
+                        .map(|s| {
+                            let x = match pos.vars[v.offset + s] {
+                                Value::None => unset,
+                                x => x,
+                            };
+                            (g.sites[s].name.clone(), value_json(&g, x))
+                        })
                         .collect();
                     serde_json::Value::Object(by_site)
                 } else {
@@ -1034,7 +1046,6 @@ fn state_value(g: &Game, ty: Type, v: &str) -> Result<Value, String> {
     r.ok_or_else(|| format!("`{v}` is not {}", ty.word()))
 }
 
-/// A value as the text `set` reads back; `None` for no value.
 /// A value as JSON: numbers and conditions as such, sites and players by
 /// name, `null` for no value.
 fn value_json(g: &Game, v: Value) -> serde_json::Value {
@@ -1045,6 +1056,7 @@ fn value_json(g: &Game, v: Value) -> serde_json::Value {
     }
 }
 
+/// A value as the text `set` reads back; `None` for no value.
 fn value_name(g: &Game, v: Value) -> Option<String> {
     match v {
         Value::Site(s) => Some(g.sites[s as usize].name.clone()),

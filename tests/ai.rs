@@ -353,7 +353,9 @@ fn a_game_whose_play_reads_a_store_is_solved_with_the_stores_in_the_key() {
     let mut e = Engine::new(Arc::new(g)).unwrap();
     let exact = memo_minimax(&mut e, &mut Default::default());
     assert_eq!(exact, 6);
-    assert_eq!(solve(&e, &mut |_| {}).unwrap().value, exact);
+    let mut said = Vec::new();
+    assert_eq!(solve(&e, &mut |m| said.push(m.to_string())).unwrap().value, exact);
+    assert!(said.iter().any(|m| m.contains("solving again with the stores")), "{said:?}");
     // Kalah's play never reads a store: solved once.
     let e = Engine::new(game("rules/kalah.mancala", &[("pits", "3"), ("stones", "2")], &["standard"])).unwrap();
     let mut said = Vec::new();

@@ -126,7 +126,7 @@ fn hidden_state_is_left_out_of_the_position_shown_but_kept_and_settable() {
     let json: serde_json::Value = serde_json::from_str(&s.command("json").text).unwrap();
     assert_eq!(
         json["state"],
-        serde_json::json!({ "shown": 3, "marked": { "s1": true, "s2": null, "n1": null, "n2": null } })
+        serde_json::json!({ "shown": 3, "marked": { "s1": true, "s2": false, "n1": false, "n2": false } })
     );
     // The rules still have it, and the REPL's `set` still reaches it.
     let slot = |s: &mancala::session::Session| {

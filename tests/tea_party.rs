@@ -228,3 +228,53 @@ fn no_position_tells_when_the_kettle_will_whistle() {
     }
     assert!(differ >= 5, "the seeds made a difference in only {differ} of 60 games");
 }
+
+#[test]
+fn agents_search_with_draws_of_their_own_not_the_games() {
+    // A long game of the plain rules, its moves kept.
+    let (plain, whistle) = (game(&[]), game(&["whistle-stop"]));
+    let line: Vec<_> = (0..100)
+        .find_map(|seed| {
+            let mut e = Engine::with_seed(plain.clone(), seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut line = Vec::new();
+            while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+                e.apply(mv).unwrap();
+                line.push(mv);
+            }
+            (line.len() > 70).then_some(line)
+        })
+        .expect("a game of more than 70 plies");
+    // The same plies with the kettle under many seeds: at each point of the
+    // line, some seeds whistle right after the next move, some do not, from
+    // the very same position. An agent cannot tell them apart: what it sees
+    // may not hang on the game's own draws to come.
+    let mut points = 0;
+    for cut in (36..70).step_by(3) {
+        let mut whistles_next: [Option<Engine>; 2] = [None, None];
+        for seed in 0..400 {
+            let mut e = Engine::with_seed(whistle.clone(), seed).unwrap();
+            if line[..cut].iter().any(|&mv| e.count_moves().unwrap() == 0 || e.apply(mv).is_err())
+                || e.count_moves().unwrap() == 0
+            {
+                continue;
+            }
+            e.apply(line[cut]).unwrap();
+            let next = e.count_moves().unwrap() == 0;
+            e.undo();
+            whistles_next[next as usize].get_or_insert(e);
+        }
+        let [Some(quiet), Some(blowing)] = whistles_next else { continue };
+        assert_eq!(quiet.position(), blowing.position());
+        for agent in ["alphabeta:2000", "greedy", "mcts:100"] {
+            let spec: mancala::ai::AgentSpec = agent.parse().unwrap();
+            let pick = |e: &Engine| {
+                let c = mancala::ai::choose(spec, e, &mut ChaCha8Rng::seed_from_u64(7)).unwrap().unwrap();
+                (c.mv, c.value.map(f64::to_bits))
+            };
+            assert_eq!(pick(&quiet), pick(&blowing), "ply {cut}, {agent}");
+        }
+        points += 1;
+    }
+    assert!(points >= 5, "only {points} points of the line had seeds of both kinds");
+}

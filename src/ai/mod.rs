@@ -139,6 +139,12 @@ impl Clock {
 /// (a rule that fails deep in a search leaves the game in progress intact).
 pub fn choose(spec: AgentSpec, e: &Engine, rng: &mut ChaCha8Rng) -> Result<Option<Choice>, Halt> {
     let e = &mut e.clone();
+    // The game's draws to come are its seed's: a search that kept the seed
+    // would know them (when the kettle whistles, how the dice fall). The
+    // copy draws from the agent's own generator instead.
+    if e.game.chance {
+        e.set_seed(rng.r#gen());
+    }
     match spec.kind {
         Kind::Random => Ok(e.sample_move(rng)?.map(|mv| Choice { mv, value: None, info: String::new() })),
         Kind::Greedy => greedy(e, rng),

@@ -77,10 +77,13 @@ pub enum Halt {
 
 type Res<T> = Result<T, Halt>;
 
-/// Where the draws of `random` start in setup and in scoring, so that
-/// neither repeats the numbers of a move made at the same ply.
+/// Where the draws of `random` start in setup, in scoring, in what is looked
+/// at after a move (phase changes, `end`s) and after a position is set, so
+/// that none repeats the numbers of a move made at the same ply.
 const SETUP_DRAWS: u64 = 1 << 32;
 const SCORE_DRAWS: u64 = 2 << 32;
+const AFTER_DRAWS: u64 = 3 << 32;
+const SETTLE_DRAWS: u64 = 4 << 32;
 
 /// Most moves [`Engine::legal_moves`] lists; more must be counted, sampled or
 /// found by name.
@@ -297,6 +300,7 @@ impl Engine {
     /// statements run and the game is over, as they would after a move.
     pub fn settle(&mut self) -> Res<()> {
         self.fuel = FUEL;
+        self.draws = SETTLE_DRAWS;
         let g = self.game.clone();
         let f = Frame::new(self.pos.turn.to_move);
         for e in &g.ends {
@@ -935,6 +939,9 @@ impl Engine {
             self.run(&def.body, &mut f)?;
         }
         self.pos.turn.ply += 1;
+        // What follows is looked at from the next ply: its draws must not
+        // repeat those of the move to be made at that ply.
+        self.draws = AFTER_DRAWS;
         f.next = if f.again { mover } else { (mover + 1) % np };
         // The position after the move, whose turn and phase included, is what
         // `end` conditions look at (`repetitions` compares all of it).
@@ -1189,6 +1196,8 @@ impl Engine {
                     None => 0,
                 };
                 let t = self.eval(target, f)?;
+                // The limit on all counters reads every count, banks too.
+                self.bank_read |= !self.banks.is_empty();
                 for k in 0..self.set_len(t)? {
                     let s = self.set_item(t, k)?;
                     if self.total_counters() + n > MAX_COUNT as i64 {
