@@ -1,6 +1,8 @@
 //! rhai hooks: the rules a game needs that the language does not say
-//! declaratively. One rhai engine serves every hook of a game. It is set up
-//! once: no module or file access, no `eval`, nothing printed, and limits on
+//! declaratively. One rhai engine serves every hook of a game on each
+//! thread (threads sharing one engine took turns: a match of a game with
+//! hooks ran on one core of two). Every engine is set up alike:
+//! no module or file access, no `eval`, nothing printed, and limits on
 //! operations, call depth, expression depth and the size of strings, arrays
 //! and maps, so that a hook that loops for ever or recurses without end stops
 //! with an error. Each hook is compiled once, when the rule file is loaded.
@@ -14,8 +16,23 @@ use crate::engine::game::{Game, Type, Value};
 pub const MAX_OPERATIONS: u64 = 200_000;
 
 pub struct Hooks {
+    /// The engine that compiles the hooks (and calls them on this thread).
     engine: Engine,
+    /// What `track_sites` answers, to set up the engines of other threads.
+    tracks: Option<Vec<(String, Vec<String>)>>,
+    /// Tells these hooks' engines apart from other games' on a thread.
+    id: u64,
     pub defs: Vec<HookDef>,
+}
+
+thread_local! {
+    /// This thread's engine for the hooks it last called, by their id.
+    static THREAD_ENGINE: std::cell::RefCell<Option<(u64, Engine)>> = const { std::cell::RefCell::new(None) };
+}
+
+fn next_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl std::fmt::Debug for Hooks {
@@ -58,23 +75,49 @@ fn engine() -> Engine {
 
 impl Hooks {
     pub fn new() -> Hooks {
-        Hooks { engine: engine(), defs: Vec::new() }
+        Hooks { engine: engine(), tracks: None, id: next_id(), defs: Vec::new() }
     }
 
     /// Hooks that can read the game's tracks: `track_sites(NAME)` is the
     /// sites of a track, in order.
     pub fn with_tracks(tracks: Vec<(String, Vec<String>)>) -> Hooks {
         let mut h = Hooks::new();
-        h.engine.register_fn("track_sites", move |name: &str| -> rhai::Array {
-            tracks
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, s)| s.iter().map(|x| Dynamic::from(x.clone())).collect())
-                .unwrap_or_default()
-        });
+        h.engine = engine_with_tracks(tracks.clone());
+        h.tracks = Some(tracks);
         h
     }
 
+    /// Calls `f` with this thread's engine for these hooks, set up on first use.
+    fn with_engine<R>(&self, f: impl FnOnce(&Engine) -> R) -> R {
+        THREAD_ENGINE.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            if slot.as_ref().is_none_or(|(id, _)| *id != self.id) {
+                let e = match &self.tracks {
+                    Some(t) => engine_with_tracks(t.clone()),
+                    None => engine(),
+                };
+                *slot = Some((self.id, e));
+            }
+            let (_, e) = slot.as_ref().expect("set just above");
+            f(e)
+        })
+    }
+}
+
+/// An engine whose `track_sites(NAME)` is the sites of a track, in order.
+fn engine_with_tracks(tracks: Vec<(String, Vec<String>)>) -> Engine {
+    let mut e = engine();
+    e.register_fn("track_sites", move |name: &str| -> rhai::Array {
+        tracks
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s.iter().map(|x| Dynamic::from(x.clone())).collect())
+            .unwrap_or_default()
+    });
+    e
+}
+
+impl Hooks {
     /// Compiles a hook; a rhai syntax error is a diagnostic at its place in
     /// the rule file.
     pub fn add(
@@ -113,19 +156,18 @@ impl Hooks {
     pub fn call(&self, g: &Game, id: u16, args: &[Value]) -> Result<Value, (String, Span)> {
         let def = &self.defs[id as usize];
         let dyn_args: Vec<Dynamic> = args.iter().map(|v| to_dynamic(g, *v)).collect();
-        let r = self.engine.call_fn::<Dynamic>(&mut Scope::new(), &def.ast, rhai_name(&def.name), dyn_args).map_err(
-            |e| {
-                let pos = e.position();
-                let what = match *e {
-                    rhai::EvalAltResult::ErrorTooManyOperations(_) => {
-                        format!("ran for more than {MAX_OPERATIONS} operations (a loop that never ends?)")
-                    }
-                    rhai::EvalAltResult::ErrorStackOverflow(_) => "recursed too deeply".to_string(),
-                    ref other => other.to_string(),
-                };
-                (format!("hook `{}` failed: {what}", def.name), map_position(&def.code, def.prefix, def.code_span, pos))
-            },
-        )?;
+        let r = self.with_engine(|e| e.call_fn::<Dynamic>(&mut Scope::new(), &def.ast, rhai_name(&def.name), dyn_args));
+        let r = r.map_err(|e| {
+            let pos = e.position();
+            let what = match *e {
+                rhai::EvalAltResult::ErrorTooManyOperations(_) => {
+                    format!("ran for more than {MAX_OPERATIONS} operations (a loop that never ends?)")
+                }
+                rhai::EvalAltResult::ErrorStackOverflow(_) => "recursed too deeply".to_string(),
+                ref other => other.to_string(),
+            };
+            (format!("hook `{}` failed: {what}", def.name), map_position(&def.code, def.prefix, def.code_span, pos))
+        })?;
         from_dynamic(g, def.returns, r).map_err(|m| (format!("hook `{}` returned {m}", def.name), def.code_span))
     }
 }
