@@ -139,3 +139,24 @@ fn hidden_state_is_left_out_of_the_position_shown_but_kept_and_settable() {
     assert!(!s.command("position").text.contains("secret"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn per_site_state_of_one_kind_has_no_value_for_another_kind_of_site() {
+    let mut e = engine(
+        "state marked of every pit: condition\nsetup { put 1 in every pit }\nmove m \"{h}\" { choose h in every pit of mover where count(h) > 0  sow h along round\n  set marked(last) = true }\n",
+    );
+    let before = e.position().clone();
+    let mut moves = Vec::new();
+    e.legal_moves(&mut moves).unwrap();
+    let by_name = |e: &mut Engine, n: &str| *moves.iter().find(|&&m| e.move_name(m) == n).unwrap();
+    // s1's stone falls in s2, a pit: kept.
+    let s1 = by_name(&mut e, "s1");
+    e.apply(s1).unwrap();
+    e.undo();
+    // s2's stone falls in the store S, which has no `marked`: an error, and
+    // the position is as it was.
+    let s2 = by_name(&mut e, "s2");
+    let err = e.apply(s2).unwrap_err();
+    assert_eq!(mancala::session::halt_text(&err), "`marked` is kept for every pit; `S` is a store");
+    assert_eq!(e.position(), &before);
+}

@@ -872,6 +872,22 @@ impl Engine {
         Ok(self.skip_masks.len() - 1)
     }
 
+    /// A per-site state variable kept for one kind of site has no value for
+    /// a site of another kind.
+    fn check_kind(&self, var: u16, site: usize) -> Res<()> {
+        let v = &self.game.state[var as usize];
+        match v.kind {
+            Some(k) if self.game.sites[site].kind != k => Err(Halt::Error(format!(
+                "`{}` is kept for every {}; `{}` is a {}",
+                v.name,
+                k.word(),
+                self.game.sites[site].name,
+                self.game.sites[site].kind.word()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     fn tick(&mut self) -> Res<()> {
         if self.fuel == 0 {
             return Err(Halt::Error(format!(
@@ -1254,7 +1270,9 @@ impl Engine {
                 let slot = match site {
                     Some(x) => {
                         let offset = v.offset;
-                        offset + self.eval(x, f)?.site()? as usize
+                        let s = self.eval(x, f)?.site()? as usize;
+                        self.check_kind(*var, s)?;
+                        offset + s
                     }
                     None => v.offset,
                 };
@@ -1374,6 +1392,7 @@ impl Engine {
             },
             Expr::SiteState(v, x) => {
                 let s = self.eval(x, f)?.site()? as usize;
+                self.check_kind(*v, s)?;
                 let var = &self.game.state[*v as usize];
                 match self.pos.vars[var.offset + s] {
                     // A per-site value never set is false, 0 or no value.
