@@ -1121,8 +1121,18 @@ impl Engine {
                         pos = 0;
                     }
                     let site = track.sites[pos as usize];
-                    let fixed_skip = mask.is_some_and(|m| self.skip_masks[m].1[pos as usize]);
-                    if fixed_skip {
+                    // The tabulated clauses first, then those tested here.
+                    let mut skip = mask.is_some_and(|m| self.skip_masks[m].1[pos as usize]);
+                    if !skip && !skips.is_empty() {
+                        self.locals[*it as usize] = Value::Site(site);
+                        for c in skips {
+                            if self.eval(c, f)?.truthy() {
+                                skip = true;
+                                break;
+                            }
+                        }
+                    }
+                    if skip {
                         idle += 1;
                         if idle > len {
                             return Err(Halt::Error(format!(
@@ -1131,26 +1141,6 @@ impl Engine {
                             )));
                         }
                         continue;
-                    }
-                    if !skips.is_empty() {
-                        self.locals[*it as usize] = Value::Site(site);
-                        let mut skip = false;
-                        for c in skips {
-                            if self.eval(c, f)?.truthy() {
-                                skip = true;
-                                break;
-                            }
-                        }
-                        if skip {
-                            idle += 1;
-                            if idle > len {
-                                return Err(Halt::Error(format!(
-                                    "every site of track `{}` is skipped: the sowing cannot go on",
-                                    track.name
-                                )));
-                            }
-                            continue;
-                        }
                     }
                     idle = 0;
                     let colour = colours.next_colour().unwrap_or(0);

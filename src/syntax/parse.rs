@@ -67,18 +67,8 @@ fn check_limits(text: &str, file: u16) -> Result<(), Diagnostic> {
         .label("too large"));
     }
     let mut depth = 0usize;
-    let mut in_comment = false;
-    let mut in_string = false;
-    for (i, c) in text.char_indices() {
+    for (i, c) in code_chars(text) {
         match c {
-            '\n' => {
-                in_comment = false;
-                in_string = false;
-            }
-            _ if in_comment => {}
-            '"' => in_string = !in_string,
-            _ if in_string => {}
-            '#' => in_comment = true,
             '(' | '[' | '{' => {
                 depth += 1;
                 if depth > MAX_NESTING {
@@ -201,21 +191,35 @@ fn starts_declaration(rest: &str) -> bool {
     rest.trim().is_empty() || WORDS.contains(&word.as_str())
 }
 
+/// The characters of `text` outside comments and strings (line ends
+/// left out too), with their places.
+fn code_chars(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let (mut in_comment, mut in_string) = (false, false);
+    text.char_indices().filter(move |&(_, c)| match c {
+        '\n' => {
+            in_comment = false;
+            in_string = false;
+            false
+        }
+        _ if in_comment => false,
+        '"' => {
+            in_string = !in_string;
+            false
+        }
+        _ if in_string => false,
+        '#' => {
+            in_comment = true;
+            false
+        }
+        _ => true,
+    })
+}
+
 /// Where the last `{` that is still open before `pos` is, outside comments and strings.
 fn unclosed_brace(text: &str, pos: usize) -> Option<usize> {
     let mut open = Vec::new();
-    let mut in_comment = false;
-    let mut in_string = false;
-    for (i, c) in text[..pos.min(text.len())].char_indices() {
+    for (i, c) in code_chars(&text[..pos.min(text.len())]) {
         match c {
-            '\n' => {
-                in_comment = false;
-                in_string = false;
-            }
-            _ if in_comment => {}
-            '"' => in_string = !in_string,
-            _ if in_string => {}
-            '#' => in_comment = true,
             '{' => open.push(i),
             '}' => {
                 open.pop();
