@@ -45,15 +45,9 @@ impl Node {
     }
 }
 
-pub fn search(e: &mut Engine, budget: Budget, rng: &mut ChaCha8Rng) -> Result<Option<Choice>, Halt> {
-    // Playouts reseed the game's draws; the game keeps its own seed.
-    let seed = e.seed();
-    let r = run(e, budget, rng);
-    e.set_seed(seed);
-    r
-}
-
-fn run(e: &mut Engine, budget: Budget, rng: &mut ChaCha8Rng) -> Result<Option<Choice>, Halt> {
+/// Searches from the position of `e`, which must be a copy of the game
+/// ([`super::choose`] makes one): each playout reseeds its draws.
+pub(crate) fn search(e: &mut Engine, budget: Budget, rng: &mut ChaCha8Rng) -> Result<Option<Choice>, Halt> {
     let players = e.game.players.len();
     let mut nodes = vec![Node::new(players)];
     let mut clock = Clock::new(budget, 2_000);
