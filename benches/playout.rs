@@ -1,0 +1,202 @@
+//! Random playouts: the interpreter against a hand-written Kalah, and every
+//! shipped game and variant.
+//!
+//! `cargo bench --bench playout` runs it all; `cargo bench --bench playout -- kalah_6_4`
+//! only the side-by-side pair. Each playout plays a seeded random game from the
+//! start to its end; criterion's `thrpt` line is playouts per second on one core.
+//!
+//! The native engine below is Kalah(6,4) under `rules/kalah.mancala
+//! --variant standard`, written plainly (a byte per hole, no allocation). It
+//! lives here, never in `src/`: it is the yardstick, not part of the engine.
+//! Before anything is timed, both play the same seeded games and must agree
+//! on every game's final stores and length.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use mancala::compile::{Config, compile_file};
+use mancala::engine::game::Game;
+use mancala::engine::{Engine, Move};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Kalah(6,4), `standard`: holes s1..s6 = 0..5, South's store 6, n1..n6 =
+/// 7..12, North's store 13, sown counter-clockwise in index order.
+#[derive(Clone, Copy)]
+struct Native {
+    b: [u8; 14],
+    south_to_move: bool,
+    over: bool,
+}
+
+impl Native {
+    fn new() -> Native {
+        let mut b = [4u8; 14];
+        b[6] = 0;
+        b[13] = 0;
+        Native { b, south_to_move: true, over: false }
+    }
+
+    /// The mover's non-empty pits, in order from their left.
+    fn moves(&self, out: &mut [u8; 6]) -> usize {
+        if self.over {
+            return 0;
+        }
+        let first = if self.south_to_move { 0 } else { 7 };
+        let mut n = 0;
+        for p in first..first + 6 {
+            if self.b[p] > 0 {
+                out[n] = p as u8;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    fn play(&mut self, pit: u8) {
+        let (own, other) = if self.south_to_move { (6, 13) } else { (13, 6) };
+        let mut seeds = self.b[pit as usize];
+        self.b[pit as usize] = 0;
+        let mut at = pit as usize;
+        while seeds > 0 {
+            at = if at == 13 { 0 } else { at + 1 };
+            if at == other {
+                continue;
+            }
+            self.b[at] += 1;
+            seeds -= 1;
+        }
+        let own_pit = if self.south_to_move { at < 6 } else { (7..13).contains(&at) };
+        if at != own {
+            // A last stone alone in an own pit takes the pit opposite, and itself.
+            if own_pit && self.b[at] == 1 && self.b[12 - at] > 0 {
+                self.b[own] += self.b[12 - at] + 1;
+                self.b[12 - at] = 0;
+                self.b[at] = 0;
+            }
+            self.south_to_move = !self.south_to_move;
+        }
+        let south: u8 = self.b[0..6].iter().sum();
+        let north: u8 = self.b[7..13].iter().sum();
+        if south == 0 || north == 0 {
+            self.b[6] += south;
+            self.b[13] += north;
+            self.b[0..6].fill(0);
+            self.b[7..13].fill(0);
+            self.over = true;
+        }
+    }
+
+    /// One random game to its end: the stores and the plies.
+    fn playout(rng: &mut ChaCha8Rng) -> ([u8; 2], u32) {
+        let mut k = Native::new();
+        let mut moves = [0u8; 6];
+        let mut plies = 0;
+        loop {
+            let n = k.moves(&mut moves);
+            if n == 0 {
+                return ([k.b[6], k.b[13]], plies);
+            }
+            k.play(moves[rng.gen_range(0..n as u64) as usize]);
+            plies += 1;
+        }
+    }
+}
+
+fn compile(file: &str, variants: &[&str], settings: &[(&str, &str)]) -> Arc<Game> {
+    let cfg = Config {
+        variants: variants.iter().map(|v| v.to_string()).collect(),
+        settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+    };
+    Arc::new(compile_file(file, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false))))
+}
+
+/// One random game of the interpreted Kalah to its end, through the public
+/// API (list the legal moves, pick one as the native engine does), then
+/// every move undone: the stores and the plies.
+fn interpreted_playout(e: &mut Engine, moves: &mut Vec<Move>, rng: &mut ChaCha8Rng) -> ([i32; 2], u32) {
+    let mut plies = 0;
+    loop {
+        e.legal_moves(moves).unwrap();
+        if moves.is_empty() {
+            break;
+        }
+        e.apply(moves[rng.gen_range(0..moves.len() as u64) as usize]).unwrap();
+        plies += 1;
+    }
+    let banks = [e.position().counts[6], e.position().counts[13]];
+    for _ in 0..plies {
+        e.undo();
+    }
+    (banks, plies)
+}
+
+fn kalah_side_by_side(c: &mut Criterion) {
+    let game = compile("rules/kalah.mancala", &["standard"], &[("pits", "6"), ("stones", "4")]);
+    let mut e = Engine::new(game).unwrap();
+    let mut moves = Vec::new();
+    // The two must play the same games before either is timed.
+    for seed in 0..2_000 {
+        let native = Native::playout(&mut ChaCha8Rng::seed_from_u64(seed));
+        let (banks, plies) = interpreted_playout(&mut e, &mut moves, &mut ChaCha8Rng::seed_from_u64(seed));
+        assert_eq!(
+            ([banks[0] as u8, banks[1] as u8], plies),
+            native,
+            "seed {seed}: the interpreter and the native engine disagree"
+        );
+    }
+    let mut group = c.benchmark_group("kalah_6_4");
+    group.throughput(Throughput::Elements(1));
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    group.bench_function("native", |b| b.iter(|| black_box(Native::playout(&mut rng))));
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    group.bench_function("interpreted", |b| b.iter(|| black_box(interpreted_playout(&mut e, &mut moves, &mut rng))));
+    group.finish();
+}
+
+/// Every shipped game and variant: a random game from the start to its end
+/// (moves drawn with `sample_move`, as the random agent and MCTS playouts
+/// draw them), then undone.
+fn every_game(c: &mut Criterion) {
+    let games: &[(&str, &str, &[&str], &[(&str, &str)])] = &[
+        ("kalah", "rules/kalah.mancala", &[], &[]),
+        ("kalah_standard", "rules/kalah.mancala", &["standard"], &[]),
+        ("kalah_empty_capture", "rules/kalah.mancala", &["empty-capture"], &[]),
+        ("cups_4", "rules/cups.mancala", &[], &[("cups", "4")]),
+        ("cups_10", "rules/cups.mancala", &[], &[("cups", "10")]),
+        ("spectral_reapers_3", "rules/spectral-reapers.mancala", &[], &[("seats", "3")]),
+        ("spectral_reapers_6", "rules/spectral-reapers.mancala", &[], &[("seats", "6")]),
+        ("tea_party", "rules/tea-party.mancala", &[], &[]),
+        ("tea_party_whistle_stop", "rules/tea-party.mancala", &["whistle-stop"], &[]),
+        ("tea_party_pinky_extension", "rules/tea-party.mancala", &["pinky-extension"], &[]),
+        ("tea_party_tea_for_two_couples", "rules/tea-party.mancala", &["tea-for-two-couples"], &[]),
+        ("tea_party_spotted_sugar_cubes", "rules/tea-party.mancala", &["spotted-sugar-cubes"], &[]),
+    ];
+    let mut group = c.benchmark_group("playout");
+    group.throughput(Throughput::Elements(1));
+    group.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
+    for &(name, file, variants, settings) in games {
+        let game = compile(file, variants, settings);
+        let mut e = Engine::with_seed(game, 7).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut plies = 0;
+                while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+                    e.apply(mv).unwrap();
+                    plies += 1;
+                }
+                for _ in 0..plies {
+                    e.undo();
+                }
+                black_box(plies)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, kalah_side_by_side, every_game);
+criterion_main!(benches);
