@@ -102,6 +102,28 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Count the positions at each depth of the game tree (every legal move of every
+    /// ply; a move that earns another turn is one ply), with positions per second.
+    Perft {
+        file: String,
+        #[command(flatten)]
+        choice: Choice,
+        /// Count to this many plies from the position.
+        #[arg(long, default_value_t = 4)]
+        depth: usize,
+        /// Start from this position instead of the start (the assignments of a REPL `set`).
+        #[arg(long, value_name = "ASSIGNMENTS")]
+        position: Option<String>,
+        /// Seed for chance in the rules (the counts of rules with chance depend on it).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Also give the count at the full depth below each legal move.
+        #[arg(long)]
+        divide: bool,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Show what a rule file compiles to: board, tracks, relations, phases, moves, options.
     Show {
         file: String,
@@ -164,6 +186,9 @@ pub fn run(cli: Cli) -> i32 {
             code
         }
         Command::Solve { file, choice, position, json } => solve(file, choice, position, json, color),
+        Command::Perft { file, choice, depth, position, seed, divide, json } => {
+            perft(file, choice, (position, seed), depth, (divide, json), color)
+        }
         Command::Solitaire { file, choice, position, goal, max_positions, max_moves, json } => {
             solitaire(file, choice, position, &goal, (max_positions, max_moves), json, color)
         }
@@ -411,8 +436,17 @@ pub fn describe(g: &Game) -> String {
 
 /// A session at the start, or at the position given as `set` assignments.
 fn session_at(file: String, choice: Choice, position: Option<String>, color: bool) -> Option<Session> {
-    let mut s = match Session::new(Setup { rules: file, variants: choice.variants, settings: choice.settings, seed: 0 })
-    {
+    session_seeded(file, choice, (position, 0), color)
+}
+
+/// [`session_at`], with chance in the rules drawn from `seed`.
+fn session_seeded(
+    file: String,
+    choice: Choice,
+    (position, seed): (Option<String>, u64),
+    color: bool,
+) -> Option<Session> {
+    let mut s = match Session::new(Setup { rules: file, variants: choice.variants, settings: choice.settings, seed }) {
         Ok(s) => s,
         Err(fail) => {
             eprint!("{}", fail.render(color));
@@ -527,4 +561,69 @@ fn solve(file: String, choice: Choice, position: Option<String>, json: bool, col
             0
         }
     }
+}
+
+fn perft(
+    file: String,
+    choice: Choice,
+    at: (Option<String>, u64),
+    depth: usize,
+    (divide, json): (bool, bool),
+    color: bool,
+) -> i32 {
+    let Some(s) = session_seeded(file, choice, at, color) else { return 1 };
+    let per_second = |n: u64, secs: f64| if secs > 0.0 { (n as f64 / secs).round() as u64 } else { 0 };
+    let rows = crate::perft::perft_each(s.engine(), depth, &mut |d| {
+        if !json {
+            println!(
+                "depth {:>2}: {:>14} positions  {:>9.3} s  {:>12} positions/s",
+                d.depth,
+                d.positions,
+                d.seconds,
+                per_second(d.positions, d.seconds)
+            );
+        }
+    });
+    let rows = match rows {
+        Ok(r) => r,
+        Err(h) => {
+            eprintln!("{}", crate::session::halt_text(&h));
+            return 1;
+        }
+    };
+    let split = if divide && depth > 0 {
+        match crate::perft::divide(s.engine(), depth) {
+            Ok(d) => d,
+            Err(h) => {
+                eprintln!("{}", crate::session::halt_text(&h));
+                return 1;
+            }
+        }
+    } else {
+        Vec::new()
+    };
+    if json {
+        let depths: Vec<_> = rows
+            .iter()
+            .map(|d| {
+                serde_json::json!({
+                    "depth": d.depth,
+                    "positions": d.positions,
+                    "seconds": d.seconds,
+                    "positions_per_second": per_second(d.positions, d.seconds),
+                })
+            })
+            .collect();
+        let mut v = serde_json::json!({ "depths": depths });
+        if divide {
+            v["divide"] = split.iter().map(|(m, n)| serde_json::json!({ "move": m, "positions": n })).collect();
+        }
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else if divide {
+        println!("below each move, at depth {depth}:");
+        for (m, n) in &split {
+            println!("  {m}: {n}");
+        }
+    }
+    0
 }

@@ -11,6 +11,7 @@ pub mod compile;
 pub mod diagnostics;
 pub mod engine;
 pub mod hooks;
+pub mod perft;
 pub mod record;
 pub mod render;
 pub mod session;
