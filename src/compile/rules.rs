@@ -203,6 +203,12 @@ impl Compiler {
             self.locals_used(locals, m.span);
             let (nonempty, rest) = precheck(&body, &params, &self.game.tracks);
             let needs_trial = body[rest..].iter().any(needs_trial);
+            if let Some(i) = nonempty
+                && i + 1 == params.len()
+            {
+                let slot = params[i].slot;
+                params[i].filter = params[i].filter.take().and_then(|f| without_nonempty_test(f, slot));
+            }
             self.game.moves.push(MoveDef {
                 name: m.name.name.clone(),
                 template,
@@ -1423,6 +1429,19 @@ fn precheck(body: &[g::Stmt], params: &[Param], tracks: &[g::Track]) -> (Option<
         return (Some(i), 1);
     }
     (None, 0)
+}
+
+/// A choice's `where`, or nothing when all it tests is that the chosen site
+/// holds counters (`count(x) > 0`) and the executor checks that already
+/// (see `precheck`): the last choice's test would be made twice. (Not the
+/// first of an `and`: what follows it may fail on an empty site.)
+fn without_nonempty_test(filter: GExpr, slot: u8) -> Option<GExpr> {
+    let is_test = |e: &GExpr| {
+        matches!(e, GExpr::Bin(BinOp::Gt | BinOp::Ne, x, z)
+            if matches!(&**x, GExpr::Count(s, None) if matches!(**s, GExpr::Local(l) if l == slot))
+                && matches!(**z, GExpr::Const(Value::Int(0))))
+    };
+    (!is_test(&filter)).then_some(filter)
 }
 
 /// The type a word names in a hook's signature.

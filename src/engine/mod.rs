@@ -75,7 +75,49 @@ pub enum Halt {
     At(String, crate::diagnostics::Span),
 }
 
-type Res<T> = Result<T, Halt>;
+/// A halt inside the engine: one word, `Illegal` without allocating and the
+/// others boxed, so that a `Res<Value>` is returned in two registers rather
+/// than through memory (the evaluator returns one per node). The public
+/// functions give back a [`Halt`].
+pub(crate) struct Fault(Option<Box<Halt>>);
+
+impl Fault {
+    const ILLEGAL: Fault = Fault(None);
+    #[cold]
+    fn error(m: String) -> Fault {
+        Fault(Some(Box::new(Halt::Error(m))))
+    }
+    #[cold]
+    fn at(m: String, span: crate::diagnostics::Span) -> Fault {
+        Fault(Some(Box::new(Halt::At(m, span))))
+    }
+    fn is_illegal(&self) -> bool {
+        self.0.is_none()
+    }
+    fn halt(self) -> Halt {
+        match self.0 {
+            None => Halt::Illegal,
+            Some(h) => *h,
+        }
+    }
+}
+
+impl From<Fault> for Halt {
+    fn from(f: Fault) -> Halt {
+        f.halt()
+    }
+}
+
+impl From<Halt> for Fault {
+    fn from(h: Halt) -> Fault {
+        match h {
+            Halt::Illegal => Fault::ILLEGAL,
+            h => Fault(Some(Box::new(h))),
+        }
+    }
+}
+
+type Res<T> = Result<T, Fault>;
 
 /// Where the draws of `random` start in setup, in scoring, in what is looked
 /// at after a move (phase changes, `end`s) and after a position is set, so
@@ -128,7 +170,7 @@ impl Sink<'_> {
         match self {
             Sink::List(out) => {
                 if out.len() as u128 + n > MAX_LISTED {
-                    return Err(Halt::Error(format!(
+                    return Err(Fault::error(format!(
                         "more than {MAX_LISTED} legal moves: too many to list (count or sample them instead)"
                     )));
                 }
@@ -298,7 +340,11 @@ impl Engine {
 
     /// After a position is set from text: if an `end` condition holds, its
     /// statements run and the game is over, as they would after a move.
-    pub fn settle(&mut self) -> Res<()> {
+    pub fn settle(&mut self) -> Result<(), Halt> {
+        self.settle_r().map_err(Fault::halt)
+    }
+
+    fn settle_r(&mut self) -> Res<()> {
         self.fuel = FUEL;
         self.draws = SETTLE_DRAWS;
         let g = self.game.clone();
@@ -414,7 +460,11 @@ impl Engine {
     /// The legal moves of the player to move, into `out` (cleared first).
     /// Empty exactly when the game is over. Refuses (with an error) to list
     /// more than [`MAX_LISTED`].
-    pub fn legal_moves(&mut self, out: &mut Vec<Move>) -> Res<()> {
+    pub fn legal_moves(&mut self, out: &mut Vec<Move>) -> Result<(), Halt> {
+        self.legal_moves_r(out).map_err(Fault::halt)
+    }
+
+    fn legal_moves_r(&mut self, out: &mut Vec<Move>) -> Res<()> {
         self.fuel = FUEL;
         out.clear();
         if self.pos.turn.ended {
@@ -468,14 +518,18 @@ impl Engine {
 
     /// How many legal moves there are, without listing them when no `avoid`
     /// needs each one tried.
-    pub fn count_moves(&mut self) -> Res<u128> {
+    pub fn count_moves(&mut self) -> Result<u128, Halt> {
+        self.count_moves_r().map_err(Fault::halt)
+    }
+
+    fn count_moves_r(&mut self) -> Res<u128> {
         self.fuel = FUEL;
         if self.pos.turn.ended {
             return Ok(0);
         }
         if !self.game.avoids.is_empty() {
             let mut buf = self.take_scratch();
-            let r = self.legal_moves(&mut buf).map(|_| buf.len() as u128);
+            let r = self.legal_moves_r(&mut buf).map(|_| buf.len() as u128);
             self.give_scratch(buf);
             return r;
         }
@@ -491,15 +545,19 @@ impl Engine {
 
     /// A legal move drawn uniformly at random, without listing them when no
     /// `avoid` needs each one tried; `None` when the game is over.
-    pub fn sample_move(&mut self, rng: &mut impl Rng) -> Res<Option<Move>> {
+    pub fn sample_move(&mut self, rng: &mut impl Rng) -> Result<Option<Move>, Halt> {
+        self.sample_move_r(rng).map_err(Fault::halt)
+    }
+
+    fn sample_move_r(&mut self, rng: &mut impl Rng) -> Res<Option<Move>> {
         self.fuel = FUEL;
         if !self.game.avoids.is_empty() {
             let mut buf = self.take_scratch();
-            let r = self.legal_moves(&mut buf).map(|_| (!buf.is_empty()).then(|| buf[rng.gen_range(0..buf.len())]));
+            let r = self.legal_moves_r(&mut buf).map(|_| (!buf.is_empty()).then(|| buf[rng.gen_range(0..buf.len())]));
             self.give_scratch(buf);
             return r;
         }
-        let n = self.count_moves()?;
+        let n = self.count_moves_r()?;
         if n == 0 {
             return Ok(None);
         }
@@ -532,11 +590,15 @@ impl Engine {
 
     /// A summary of the legal moves: each group's name (the order of colours
     /// left out) and its number of orders.
-    pub fn move_summary(&mut self) -> Res<Vec<(String, u128)>> {
+    pub fn move_summary(&mut self) -> Result<Vec<(String, u128)>, Halt> {
+        self.move_summary_r().map_err(Fault::halt)
+    }
+
+    fn move_summary_r(&mut self) -> Res<Vec<(String, u128)>> {
         self.fuel = FUEL;
         if !self.game.avoids.is_empty() {
             let mut buf = Vec::new();
-            self.legal_moves(&mut buf)?;
+            self.legal_moves_r(&mut buf)?;
             return Ok(buf.iter().map(|m| (self.move_name(*m), 1)).collect());
         }
         let mut groups = Vec::new();
@@ -547,11 +609,15 @@ impl Engine {
     /// The legal move that has this name; `None` if none has. A move with an
     /// order of colours matches its name with the order written out, or
     /// without it, meaning the default order (seat order).
-    pub fn find_move(&mut self, name: &str) -> Res<Option<Move>> {
+    pub fn find_move(&mut self, name: &str) -> Result<Option<Move>, Halt> {
+        self.find_move_r(name).map_err(Fault::halt)
+    }
+
+    fn find_move_r(&mut self, name: &str) -> Res<Option<Move>> {
         self.fuel = FUEL;
         if !self.game.avoids.is_empty() {
             let mut buf = Vec::new();
-            self.legal_moves(&mut buf)?;
+            self.legal_moves_r(&mut buf)?;
             return Ok(buf.iter().copied().find(|m| self.move_name(*m) == name));
         }
         let mut groups = Vec::new();
@@ -641,7 +707,7 @@ impl Engine {
         self.depth += 1;
         if self.depth > 64 {
             self.depth -= 1;
-            return Err(Halt::Error("rules recurse too deeply while looking for legal moves".into()));
+            return Err(Fault::error("rules recurse too deeply while looking for legal moves".into()));
         }
         let g = self.game.clone();
         let phase = self.pos.turn.phase;
@@ -683,7 +749,7 @@ impl Engine {
                 }
             }
             if r >= MAX_LISTED {
-                return Err(Halt::Error(format!("more than {MAX_LISTED} orders of colours to try one by one")));
+                return Err(Fault::error(format!("more than {MAX_LISTED} orders of colours to try one by one")));
             }
         }
         Ok(())
@@ -699,7 +765,7 @@ impl Engine {
                 self.undo();
                 true
             }
-            Err(Halt::Illegal) => false,
+            Err(e) if e.is_illegal() => false,
             Err(e) => {
                 self.pos.turn.to_move = saved;
                 return Err(e);
@@ -783,7 +849,7 @@ impl Engine {
                 self.read(s);
                 let (k, counts) = self.colours_of(s);
                 let n = arrange::multinomial(&counts[..k]).ok_or_else(|| {
-                    Halt::Error(format!(
+                    Fault::error(format!(
                         "`{}` holds too many counters to number their orders",
                         self.game.sites[s as usize].name
                     ))
@@ -877,7 +943,7 @@ impl Engine {
     fn check_kind(&self, var: u16, site: usize) -> Res<()> {
         let v = &self.game.state[var as usize];
         match v.kind {
-            Some(k) if self.game.sites[site].kind != k => Err(Halt::Error(format!(
+            Some(k) if self.game.sites[site].kind != k => Err(Fault::error(format!(
                 "`{}` is kept for every {}; `{}` is a {}",
                 v.name,
                 k.word(),
@@ -890,7 +956,7 @@ impl Engine {
 
     fn tick(&mut self) -> Res<()> {
         if self.fuel == 0 {
-            return Err(Halt::Error(format!(
+            return Err(Fault::error(format!(
                 "the rules ran for more than {FUEL} steps in one call: a loop that never ends, or loops nested too deep"
             )));
         }
@@ -925,7 +991,11 @@ impl Engine {
 
     /// Makes a move, which must be one of [`legal_moves`](Self::legal_moves).
     /// On an error the position is left as it was.
-    pub fn apply(&mut self, mv: Move) -> Res<()> {
+    pub fn apply(&mut self, mv: Move) -> Result<(), Halt> {
+        self.apply_r(mv).map_err(Fault::halt)
+    }
+
+    fn apply_r(&mut self, mv: Move) -> Res<()> {
         self.fuel = FUEL;
         self.apply_frame(mv).map(|_| ())
     }
@@ -950,7 +1020,7 @@ impl Engine {
         self.draws = 0;
         if !mv.is_pass() {
             let def =
-                g.moves.get(mv.def as usize).ok_or_else(|| Halt::Error(format!("no move declaration {}", mv.def)))?;
+                g.moves.get(mv.def as usize).ok_or_else(|| Fault::error(format!("no move declaration {}", mv.def)))?;
             self.bind_params(def, def.params.len(), &mv);
             self.run(&def.body, &mut f)?;
         }
@@ -1006,18 +1076,26 @@ impl Engine {
     // ---- outcome --------------------------------------------------------
 
     /// The outcome, once the game is over (no legal moves).
-    pub fn outcome(&mut self) -> Res<Option<Outcome>> {
-        if self.count_moves()? > 0 {
+    pub fn outcome(&mut self) -> Result<Option<Outcome>, Halt> {
+        self.outcome_r().map_err(Fault::halt)
+    }
+
+    fn outcome_r(&mut self) -> Res<Option<Outcome>> {
+        if self.count_moves_r()? > 0 {
             return Ok(None);
         }
-        let scores = self.scores()?;
+        let scores = self.scores_r()?;
         let best = scores.iter().copied().max().unwrap_or(0);
         let winners = (0..scores.len()).filter(|&i| scores[i] == best).map(|i| i as PlayerId).collect();
         Ok(Some(Outcome { scores, winners }))
     }
 
     /// Each player's score in the current position.
-    pub fn scores(&mut self) -> Res<Vec<i64>> {
+    pub fn scores(&mut self) -> Result<Vec<i64>, Halt> {
+        self.scores_r().map_err(Fault::halt)
+    }
+
+    fn scores_r(&mut self) -> Res<Vec<i64>> {
         self.fuel = FUEL;
         // Scoring may draw random numbers (dice): one sequence for all
         // players, apart from the last move's (which drew at the same ply).
@@ -1036,7 +1114,11 @@ impl Engine {
 
     /// One player's score now (partners share the first partner's), without
     /// allocating: the solver asks it at every node.
-    pub fn score_of(&mut self, p: PlayerId) -> Res<i64> {
+    pub fn score_of(&mut self, p: PlayerId) -> Result<i64, Halt> {
+        self.score_of_r(p).map_err(Fault::halt)
+    }
+
+    fn score_of_r(&mut self, p: PlayerId) -> Res<i64> {
         self.fuel = FUEL;
         self.draws = SCORE_DRAWS;
         self.score_inner(p)
@@ -1080,7 +1162,7 @@ impl Engine {
                     None => have as i64,
                 };
                 if n <= 0 || n > have as i64 {
-                    return Err(Halt::Illegal);
+                    return Err(Fault::ILLEGAL);
                 }
                 // The colours lifted, in the order they are sown.
                 let (k, mut lifted) = self.colours_of(src);
@@ -1095,7 +1177,7 @@ impl Engine {
                 }
                 let rank = if *ordered { f.order } else { 0 };
                 let mut colours = arrange::Unrank::new(&lifted[..k], rank).ok_or_else(|| {
-                    Halt::Error(format!("no order {rank} of the counters in `{}`", self.game.sites[src as usize].name))
+                    Fault::error(format!("no order {rank} of the counters in `{}`", self.game.sites[src as usize].name))
                 })?;
                 for (c, &m) in lifted.iter().enumerate().take(k) {
                     self.add(src, c, -(m as i32));
@@ -1104,7 +1186,7 @@ impl Engine {
                 let track = &g.tracks[t as usize];
                 let len = track.sites.len();
                 if len == 0 {
-                    return Err(Halt::Error(format!("track `{}` has no sites", track.name)));
+                    return Err(Fault::error(format!("track `{}` has no sites", track.name)));
                 }
                 // The fixed skip clauses, tabulated once for this mover and track.
                 let mask = if fixed_skips.is_empty() { None } else { Some(self.skip_mask(fixed_skips, *it, f, t)?) };
@@ -1116,7 +1198,7 @@ impl Engine {
                     pos += 1;
                     if pos as usize >= len {
                         if !track.cyclic {
-                            return Err(Halt::Illegal);
+                            return Err(Fault::ILLEGAL);
                         }
                         pos = 0;
                     }
@@ -1135,7 +1217,7 @@ impl Engine {
                     if skip {
                         idle += 1;
                         if idle > len {
-                            return Err(Halt::Error(format!(
+                            return Err(Fault::error(format!(
                                 "every site of track `{}` is skipped: the sowing cannot go on",
                                 track.name
                             )));
@@ -1166,7 +1248,7 @@ impl Engine {
                         self.read(s);
                         let have = if colour.is_some() { self.colour_count(s, c as u8) } else { self.site_count(s) };
                         if n < 0 || n > have as i64 {
-                            return Err(Halt::Illegal);
+                            return Err(Fault::ILLEGAL);
                         }
                         self.add(s, c, -(n as i32));
                         self.add(dst, c, n as i32);
@@ -1195,7 +1277,7 @@ impl Engine {
             StmtKind::Put { amount, colour, target } => {
                 let n = self.eval(amount, f)?.int()?;
                 if !(0..=1_000_000).contains(&n) {
-                    return Err(Halt::Error(format!("`put` of {n} counters: must be 0 to 1000000")));
+                    return Err(Fault::error(format!("`put` of {n} counters: must be 0 to 1000000")));
                 }
                 let colour = match colour {
                     Some(c) => self.eval(c, f)?.player()? as usize,
@@ -1207,7 +1289,7 @@ impl Engine {
                 for k in 0..self.set_len(t)? {
                     let s = self.set_item(t, k)?;
                     if self.total_counters() + n > MAX_COUNT as i64 {
-                        return Err(Halt::Error(format!("`put` would make more than {MAX_COUNT} counters in all")));
+                        return Err(Fault::error(format!("`put` would make more than {MAX_COUNT} counters in all")));
                     }
                     self.add(s, colour, n as i32);
                 }
@@ -1248,7 +1330,7 @@ impl Engine {
                     Ok(())
                 }
                 Domain::Arrangements(_) | Domain::Tracks => {
-                    Err(Halt::Error("a loop over arrangements or tracks".into()))
+                    Err(Fault::error("a loop over arrangements or tracks".into()))
                 }
             },
             StmtKind::Let { var, value } => {
@@ -1291,7 +1373,7 @@ impl Engine {
                 if self.eval(c, f)?.truthy() {
                     Ok(())
                 } else {
-                    Err(Halt::Illegal)
+                    Err(Fault::ILLEGAL)
                 }
             }
             StmtKind::Again => {
@@ -1330,6 +1412,11 @@ impl Engine {
         }
     }
 
+    /// The value of an expression. The common nodes are here, their
+    /// operands of the commonest shapes read in place (see
+    /// [`value_of`](Self::value_of)); the rest are in
+    /// [`eval_cold`](Self::eval_cold), so that this function, called once a
+    /// node, stays small.
     fn eval(&mut self, e: &Expr, f: &Frame) -> Res<Value> {
         Ok(match e {
             Expr::Const(v) => *v,
@@ -1340,7 +1427,7 @@ impl Engine {
                 Builtin::Last => match f.last {
                     Some(s) => Value::Site(s),
                     None => {
-                        return Err(Halt::Error("`last` is used before any sowing of this move".into()));
+                        return Err(Fault::error("`last` is used before any sowing of this move".into()));
                     }
                 },
                 Builtin::Ply => Value::Int(self.pos.turn.ply as i64),
@@ -1348,12 +1435,12 @@ impl Engine {
                 Builtin::LastColour => match f.last_colour {
                     Some(c) => Value::Player(c),
                     None => {
-                        return Err(Halt::Error("`last-colour` is used before any sowing of this move".into()));
+                        return Err(Fault::error("`last-colour` is used before any sowing of this move".into()));
                     }
                 },
             },
             Expr::Count(x, colour) => {
-                let v = self.eval(x, f)?;
+                let v = self.value_of(x, f)?;
                 let colour = match colour {
                     Some(c) => Some(self.eval(c, f)?.player()?),
                     None => None,
@@ -1376,12 +1463,12 @@ impl Engine {
             }
             Expr::State(v) => match self.pos.vars[self.game.state[*v as usize].offset] {
                 Value::None => {
-                    return Err(Halt::Error(format!("`{}` has no value yet", self.game.state[*v as usize].name)));
+                    return Err(Fault::error(format!("`{}` has no value yet", self.game.state[*v as usize].name)));
                 }
                 x => x,
             },
             Expr::SiteState(v, x) => {
-                let s = self.eval(x, f)?.site()? as usize;
+                let s = self.site_of(x, f)? as usize;
                 self.check_kind(*v, s)?;
                 let var = &self.game.state[*v as usize];
                 match self.pos.vars[var.offset + s] {
@@ -1391,84 +1478,12 @@ impl Engine {
                     x => x,
                 }
             }
-            Expr::Member(x, set) => {
-                let s = self.eval(x, f)?.site()?;
-                let set = self.eval(set, f)?;
-                let mut found = false;
-                for k in 0..self.set_len(set)? {
-                    if self.set_item(set, k)? == s {
-                        found = true;
-                        break;
-                    }
-                }
-                Value::Bool(found)
-            }
-            Expr::Filter(set, slot, cond) => {
-                let set = self.eval(set, f)?;
-                let mut mask = 0u64;
-                for k in 0..self.set_len(set)? {
-                    let s = self.set_item(set, k)?;
-                    if s >= 64 {
-                        return Err(Halt::Error("a set filtered during play can hold only the first 64 sites".into()));
-                    }
-                    self.locals[*slot as usize] = Value::Site(s);
-                    if self.eval(cond, f)?.truthy() {
-                        mask |= 1 << s;
-                    }
-                }
-                Value::Mask(mask)
-            }
-            Expr::Cond(c, a, b) => {
-                if self.eval(c, f)?.truthy() {
-                    self.eval(a, f)?
-                } else {
-                    self.eval(b, f)?
-                }
-            }
-            Expr::OnTrack(x, t) => {
-                let s = self.eval(x, f)?.site()?;
-                let t = self.eval(t, f)?.track()?;
-                Value::Bool(self.game.tracks[t as usize].position[s as usize].is_some())
-            }
-            Expr::Random(a, b) => {
-                let (lo, hi) = (self.eval(a, f)?.int()?, self.eval(b, f)?.int()?);
-                if hi < lo {
-                    return Err(Halt::Error(format!("random({lo}, {hi}): the range is empty")));
-                }
-                Value::Int(lo + (self.random() % ((hi - lo) as u64 + 1)) as i64)
-            }
-            Expr::Side(p) => {
-                let p = self.eval(p, f)?.player()?;
-                let side = self.game.partners.iter().find(|g| g.contains(&p)).map_or(p, |g| g[0]);
-                Value::Player(side)
-            }
-            Expr::Hook(h, args) => {
-                let mut vals = Vec::with_capacity(args.len());
-                for a in args {
-                    vals.push(self.eval(a, f)?);
-                }
-                let g = self.game.clone();
-                let hooks = g.hooks.as_ref().ok_or_else(|| Halt::Error("no hooks".into()))?;
-                hooks.call(&g, *h, &vals).map_err(|(m, span)| Halt::At(m, span))?
-            }
-            Expr::Index(x) => {
-                let s = self.eval(x, f)?.site()?;
-                match &self.game.sites[s as usize].family {
-                    Some((_, i)) => Value::Int(*i),
-                    None => {
-                        return Err(Halt::Error(format!(
-                            "`{}` belongs to no family, so it has no index",
-                            self.game.sites[s as usize].name
-                        )));
-                    }
-                }
-            }
             Expr::Owner(x) => {
-                let s = self.eval(x, f)?.site()?;
+                let s = self.site_of(x, f)?;
                 self.game.sites[s as usize].owner.map(Value::Player).unwrap_or(Value::None)
             }
             Expr::OwnedSite(kind, p) => {
-                let p = self.eval(p, f)?.player()?;
+                let p = self.player_of(p, f)?;
                 let k = match kind {
                     SiteKind::Pit => 0,
                     SiteKind::Store => 1,
@@ -1477,11 +1492,11 @@ impl Engine {
                 self.game.owned[k].get(p as usize).copied().flatten().map(Value::Site).unwrap_or(Value::None)
             }
             Expr::Relation(r, x) => {
-                let s = self.eval(x, f)?.site()?;
+                let s = self.site_of(x, f)?;
                 match self.game.relations[*r as usize].1[s as usize] {
                     Some(t) => Value::Site(t),
                     None => {
-                        return Err(Halt::Error(format!(
+                        return Err(Fault::error(format!(
                             "relation `{}` names no site for `{}`",
                             self.game.relations[*r as usize].0, self.game.sites[s as usize].name
                         )));
@@ -1489,11 +1504,11 @@ impl Engine {
                 }
             }
             Expr::IsKind(x, k) => {
-                let s = self.eval(x, f)?.site()?;
+                let s = self.site_of(x, f)?;
                 Value::Bool(self.game.sites[s as usize].kind == *k)
             }
             Expr::KindSet(kind, p) => {
-                let p = self.eval(p, f)?.player()?;
+                let p = self.player_of(p, f)?;
                 let k = match kind {
                     SiteKind::Pit => 0,
                     SiteKind::Store => 1,
@@ -1501,32 +1516,19 @@ impl Engine {
                 };
                 Value::Set(self.game.kind_sets[k][p as usize])
             }
-            Expr::Family(fam, x) => {
-                let key = self.eval(x, f)?;
-                match self.game.families[*fam as usize].members.get(&key) {
-                    Some(v) => *v,
-                    None => {
-                        return Err(Halt::Error(format!(
-                            "`{}` has no member {key:?}",
-                            self.game.families[*fam as usize].name
-                        )));
-                    }
-                }
-            }
-            Expr::Not(x) => Value::Bool(!self.eval(x, f)?.truthy()),
-            Expr::Neg(x) => Value::Int(self.eval(x, f)?.int()?.checked_neg().ok_or_else(overflow)?),
+            Expr::Not(x) => Value::Bool(!self.value_of(x, f)?.truthy()),
             Expr::Bin(op, a, b) => {
                 match op {
                     BinOp::And => {
-                        return Ok(Value::Bool(self.eval(a, f)?.truthy() && self.eval(b, f)?.truthy()));
+                        return Ok(Value::Bool(self.value_of(a, f)?.truthy() && self.value_of(b, f)?.truthy()));
                     }
                     BinOp::Or => {
-                        return Ok(Value::Bool(self.eval(a, f)?.truthy() || self.eval(b, f)?.truthy()));
+                        return Ok(Value::Bool(self.value_of(a, f)?.truthy() || self.value_of(b, f)?.truthy()));
                     }
                     _ => {}
                 }
-                let x = self.eval(a, f)?;
-                let y = self.eval(b, f)?;
+                let x = self.value_of(a, f)?;
+                let y = self.value_of(b, f)?;
                 match op {
                     BinOp::Eq => Value::Bool(x == y),
                     BinOp::Ne => Value::Bool(x != y),
@@ -1547,7 +1549,7 @@ impl Engine {
                             BinOp::Sub => Value::Int(x.saturating_sub(y)),
                             BinOp::Mul => Value::Int(x.saturating_mul(y)),
                             BinOp::Div | BinOp::Mod if y == 0 => {
-                                return Err(Halt::Error("division by zero".into()));
+                                return Err(Fault::error("division by zero".into()));
                             }
                             BinOp::Div => Value::Int(x.checked_div_euclid(y).ok_or_else(overflow)?),
                             BinOp::Mod => Value::Int(x.checked_rem_euclid(y).ok_or_else(overflow)?),
@@ -1559,6 +1561,126 @@ impl Engine {
                     }
                 }
             }
+            _ => return self.eval_cold(e, f),
+        })
+    }
+
+    /// An operand's value: constants, local variables and the mover read
+    /// in place, anything else evaluated.
+    #[inline(always)]
+    fn value_of(&mut self, e: &Expr, f: &Frame) -> Res<Value> {
+        match e {
+            Expr::Const(v) => Ok(*v),
+            Expr::Local(s) => Ok(self.locals[*s as usize]),
+            Expr::Builtin(Builtin::Mover) => Ok(Value::Player(f.mover)),
+            _ => self.eval(e, f),
+        }
+    }
+
+    /// An operand that must be a site.
+    #[inline(always)]
+    fn site_of(&mut self, e: &Expr, f: &Frame) -> Res<SiteId> {
+        match (e, f.last) {
+            (Expr::Builtin(Builtin::Last), Some(s)) => Ok(s),
+            _ => self.value_of(e, f)?.site(),
+        }
+    }
+
+    /// An operand that must be a player.
+    #[inline(always)]
+    fn player_of(&mut self, e: &Expr, f: &Frame) -> Res<PlayerId> {
+        self.value_of(e, f)?.player()
+    }
+
+    /// The nodes met less often than those of [`eval`](Self::eval).
+    #[inline(never)]
+    fn eval_cold(&mut self, e: &Expr, f: &Frame) -> Res<Value> {
+        Ok(match e {
+            Expr::Member(x, set) => {
+                let s = self.site_of(x, f)?;
+                let set = self.eval(set, f)?;
+                let mut found = false;
+                for k in 0..self.set_len(set)? {
+                    if self.set_item(set, k)? == s {
+                        found = true;
+                        break;
+                    }
+                }
+                Value::Bool(found)
+            }
+            Expr::Filter(set, slot, cond) => {
+                let set = self.eval(set, f)?;
+                let mut mask = 0u64;
+                for k in 0..self.set_len(set)? {
+                    let s = self.set_item(set, k)?;
+                    if s >= 64 {
+                        return Err(Fault::error("a set filtered during play can hold only the first 64 sites".into()));
+                    }
+                    self.locals[*slot as usize] = Value::Site(s);
+                    if self.eval(cond, f)?.truthy() {
+                        mask |= 1 << s;
+                    }
+                }
+                Value::Mask(mask)
+            }
+            Expr::Cond(c, a, b) => {
+                if self.eval(c, f)?.truthy() {
+                    self.eval(a, f)?
+                } else {
+                    self.eval(b, f)?
+                }
+            }
+            Expr::OnTrack(x, t) => {
+                let s = self.site_of(x, f)?;
+                let t = self.eval(t, f)?.track()?;
+                Value::Bool(self.game.tracks[t as usize].position[s as usize].is_some())
+            }
+            Expr::Random(a, b) => {
+                let (lo, hi) = (self.eval(a, f)?.int()?, self.eval(b, f)?.int()?);
+                if hi < lo {
+                    return Err(Fault::error(format!("random({lo}, {hi}): the range is empty")));
+                }
+                Value::Int(lo + (self.random() % ((hi - lo) as u64 + 1)) as i64)
+            }
+            Expr::Side(p) => {
+                let p = self.player_of(p, f)?;
+                let side = self.game.partners.iter().find(|g| g.contains(&p)).map_or(p, |g| g[0]);
+                Value::Player(side)
+            }
+            Expr::Hook(h, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a, f)?);
+                }
+                let g = self.game.clone();
+                let hooks = g.hooks.as_ref().ok_or_else(|| Fault::error("no hooks".into()))?;
+                hooks.call(&g, *h, &vals).map_err(|(m, span)| Fault::at(m, span))?
+            }
+            Expr::Index(x) => {
+                let s = self.site_of(x, f)?;
+                match &self.game.sites[s as usize].family {
+                    Some((_, i)) => Value::Int(*i),
+                    None => {
+                        return Err(Fault::error(format!(
+                            "`{}` belongs to no family, so it has no index",
+                            self.game.sites[s as usize].name
+                        )));
+                    }
+                }
+            }
+            Expr::Family(fam, x) => {
+                let key = self.eval(x, f)?;
+                match self.game.families[*fam as usize].members.get(&key) {
+                    Some(v) => *v,
+                    None => {
+                        return Err(Fault::error(format!(
+                            "`{}` has no member {key:?}",
+                            self.game.families[*fam as usize].name
+                        )));
+                    }
+                }
+            }
+            Expr::Neg(x) => Value::Int(self.eval(x, f)?.int()?.checked_neg().ok_or_else(overflow)?),
             Expr::Min(a, b) => Value::Int(self.eval(a, f)?.int()?.min(self.eval(b, f)?.int()?)),
             Expr::Max(a, b) => Value::Int(self.eval(a, f)?.int()?.max(self.eval(b, f)?.int()?)),
             Expr::Quant(q, slot, dom, body) => {
@@ -1575,7 +1697,7 @@ impl Engine {
                         (0, self.set_len(set)? as i64 - 1, Some(set))
                     }
                     Domain::Arrangements(_) | Domain::Tracks => {
-                        return Err(Halt::Error("a quantifier over arrangements or tracks".into()));
+                        return Err(Fault::error("a quantifier over arrangements or tracks".into()));
                     }
                 };
                 let mut acc: i64 = 0;
@@ -1612,9 +1734,22 @@ impl Engine {
                 }
             }
             Expr::CanMove(p) => {
-                let p = self.eval(p, f)?.player()?;
+                let p = self.player_of(p, f)?;
                 Value::Bool(self.can_move(p)?)
             }
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::Builtin(_)
+            | Expr::Count(..)
+            | Expr::State(_)
+            | Expr::SiteState(..)
+            | Expr::Owner(_)
+            | Expr::OwnedSite(..)
+            | Expr::Relation(..)
+            | Expr::IsKind(..)
+            | Expr::KindSet(..)
+            | Expr::Not(_)
+            | Expr::Bin(..) => return self.eval(e, f),
         })
     }
 
@@ -1743,23 +1878,23 @@ const MAX_RANGE: i64 = 100_000;
 /// Loop and sowing steps one call of the engine may take.
 const FUEL: u64 = 20_000_000;
 
-fn overflow() -> Halt {
-    Halt::Error("a number in the rules grew too large".into())
+fn overflow() -> Fault {
+    Fault::error("a number in the rules grew too large".into())
 }
 
 fn check_range(lo: i64, hi: i64) -> Res<()> {
     if hi.saturating_sub(lo) >= MAX_RANGE {
-        return Err(Halt::Error(format!("the range {lo}..{hi} has more than {MAX_RANGE} values")));
+        return Err(Fault::error(format!("the range {lo}..{hi} has more than {MAX_RANGE} values")));
     }
     Ok(())
 }
 
-fn type_halt(want: &str, got: Value) -> Halt {
+fn type_halt(want: &str, got: Value) -> Fault {
     match got {
-        Value::None => Halt::Error(format!(
+        Value::None => Fault::error(format!(
             "expected {want}, but there is none here (a player owning no such site, or a site with no owner)"
         )),
-        other => Halt::Error(format!("expected {want}, found {other:?}")),
+        other => Fault::error(format!("expected {want}, found {other:?}")),
     }
 }
 
