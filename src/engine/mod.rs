@@ -157,13 +157,12 @@ enum Sink<'a> {
     List(&'a mut Vec<Move>),
     Any(bool),
     Count(u128),
-    Pick(u128, Option<Move>),
     Groups(&'a mut Vec<(Move, u128)>),
 }
 
 impl Sink<'_> {
     fn done(&self) -> bool {
-        matches!(self, Sink::Any(true) | Sink::Pick(_, Some(_)))
+        matches!(self, Sink::Any(true))
     }
 
     fn offer(&mut self, mv: Move, n: u128) -> Res<()> {
@@ -181,13 +180,6 @@ impl Sink<'_> {
             }
             Sink::Any(found) => *found |= n > 0,
             Sink::Count(total) => *total = total.saturating_add(n),
-            Sink::Pick(k, found) => {
-                if *k < n {
-                    *found = Some(Move { order: mv.order + *k, ..mv });
-                } else {
-                    *k -= n;
-                }
-            }
             Sink::Groups(out) => {
                 if n > 0 {
                     out.push((mv, n));
@@ -206,6 +198,8 @@ pub struct Engine {
     undo_turns: Vec<Turn>,
     locals: Vec<Value>,
     scratch: Vec<Vec<Move>>,
+    /// The groups of moves a random move is drawn from (reused buffer).
+    group_buf: Vec<(Move, u128)>,
     /// Which of the moves being listed an `avoid` names (reused buffer).
     avoided: Vec<bool>,
     /// Local variables kept aside while `can-move` looks for moves.
@@ -238,6 +232,7 @@ impl Clone for Engine {
             undo_turns: self.undo_turns.clone(),
             locals: self.locals.clone(),
             scratch: vec![],
+            group_buf: vec![],
             avoided: vec![],
             saved_locals: vec![],
             depth: 0,
@@ -271,6 +266,7 @@ impl Engine {
             undo_vars: Vec::with_capacity(game.state_slots() * 256),
             undo_turns: Vec::with_capacity(256),
             scratch: vec![],
+            group_buf: vec![],
             avoided: vec![],
             saved_locals: vec![],
             depth: 0,
@@ -557,20 +553,26 @@ impl Engine {
             self.give_scratch(buf);
             return r;
         }
-        let n = self.count_moves_r()?;
-        if n == 0 {
-            return Ok(None);
-        }
-        let me = self.pos.turn.to_move;
-        // Within u64 the draw is the same as picking from a list of the moves.
-        let k = if n <= u64::MAX as u128 { rng.gen_range(0..n as u64) as u128 } else { rng.gen_range(0..n) };
-        let mut sink = Sink::Pick(k, None);
-        self.raw(me, &mut sink)?;
-        match sink {
-            Sink::Pick(_, Some(m)) => Ok(Some(m)),
-            // No move of the rules: the one move counted was a pass.
-            _ => Ok(Some(Move::PASS)),
-        }
+        // One pass lists the groups of moves (a move that must be tried is
+        // tried once); the draw is the same as picking from a list of them.
+        let mut groups = std::mem::take(&mut self.group_buf);
+        let r = self.groups(&mut groups).map(|_| {
+            let n = groups.iter().fold(0u128, |t, g| t.saturating_add(g.1));
+            if n == 0 {
+                return None;
+            }
+            let mut k = if n <= u64::MAX as u128 { rng.gen_range(0..n as u64) as u128 } else { rng.gen_range(0..n) };
+            groups.iter().find_map(|&(mv, size)| {
+                if k < size {
+                    Some(Move { order: mv.order + k, ..mv })
+                } else {
+                    k -= size;
+                    None
+                }
+            })
+        });
+        self.group_buf = groups;
+        r
     }
 
     /// The groups of legal moves: each a move and how many orders of colours
