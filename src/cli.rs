@@ -52,6 +52,10 @@ pub enum Command {
         /// Solve this position instead of the start (the assignments of a REPL `set`).
         #[arg(long, value_name = "ASSIGNMENTS")]
         position: Option<String>,
+        /// Most memory for the table of positions (512M, 2G; default: half the machine's).
+        /// A smaller table costs time, never exactness.
+        #[arg(long, value_name = "SIZE", value_parser = crate::ai::table::parse_bytes)]
+        memory: Option<usize>,
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
@@ -185,7 +189,7 @@ pub fn run(cli: Cli) -> i32 {
             }
             code
         }
-        Command::Solve { file, choice, position, json } => solve(file, choice, position, json, color),
+        Command::Solve { file, choice, position, memory, json } => solve(file, choice, position, (memory, json), color),
         Command::Perft { file, choice, depth, position, seed, divide, json } => {
             perft(file, choice, (position, seed), depth, (divide, json), color)
         }
@@ -523,12 +527,19 @@ fn solitaire(
     }
 }
 
-fn solve(file: String, choice: Choice, position: Option<String>, json: bool, color: bool) -> i32 {
+fn solve(
+    file: String,
+    choice: Choice,
+    position: Option<String>,
+    (memory, json): (Option<usize>, bool),
+    color: bool,
+) -> i32 {
     let Some(s) = session_at(file, choice, position, color) else { return 1 };
     let players = s.game().players.clone();
     // A copy to name the moves with (naming may run the rules).
     let mut engine = s.engine().clone();
-    let result = crate::ai::solve::solve(&engine, &mut |line| eprintln!("{line}"));
+    let memory = memory.unwrap_or_else(crate::ai::table::default_budget);
+    let result = crate::ai::solve::solve_within(&engine, memory, &mut |line| eprintln!("{line}"));
     match result {
         Err(e) => {
             eprintln!("{e}");

@@ -195,6 +195,26 @@ fn solver_values_of_small_kalah_boards() {
     });
 }
 
+/// The table is a cache: one far too small to hold the search (64 KiB, about
+/// 2,700 entries, for a search of tens of thousands of positions) loses
+/// entries and searches them again, and gives the same values.
+#[test]
+fn a_small_table_gives_the_same_values() {
+    for (pits, stones, variant) in [(4, 3, "standard"), (3, 3, "empty-capture"), (4, 2, "standard")] {
+        let g =
+            game("rules/kalah.mancala", &[("pits", &pits.to_string()), ("stones", &stones.to_string())], &[variant]);
+        let e = Engine::new(g).unwrap();
+        let full = solve(&e, &mut |_| {}).unwrap();
+        let small = mancala::ai::solve::solve_within(&e, 64 << 10, &mut |_| {}).unwrap();
+        assert_eq!(small.value, full.value, "Kalah({pits},{stones}) {variant}");
+        assert!(small.positions <= (64 << 10) / mancala::ai::table::ENTRY_BYTES);
+        if pits == 4 && stones == 3 {
+            // Kalah(4,3) needs more than that table holds: entries were lost and searched again.
+            assert!(full.positions > small.positions && small.nodes > full.nodes, "{full:?} {small:?}");
+        }
+    }
+}
+
 /// A game that never ends: one stone passed back and forth.
 const ROUND_AND_ROUND: &str = r#"
 game "Round and round"

@@ -7,6 +7,7 @@ pub mod alphabeta;
 pub mod mcts;
 pub mod solitaire;
 pub mod solve;
+pub mod table;
 
 use std::fmt;
 use std::str::FromStr;

@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
+use super::table::{BoundedTable, Bounds};
 use crate::engine::game::{Expr, Game, SiteId, SiteKind};
 use crate::engine::{Engine, Halt, Move};
 
@@ -31,18 +32,7 @@ pub struct Solution {
     pub seconds: f64,
 }
 
-#[derive(Clone, Copy)]
-struct Bounds {
-    lower: i32,
-    upper: i32,
-    /// The best move's place in the position's list of legal moves.
-    best: u8,
-    /// The position is on the line being searched: met again below itself,
-    /// the game has gone round in a cycle, which exact solving cannot value.
-    on_path: bool,
-}
-
-const UNKNOWN: Bounds = Bounds { lower: -INF, upper: INF, best: u8::MAX, on_path: false };
+const UNKNOWN: Bounds = Bounds { lower: -INF, upper: INF, best: u8::MAX };
 
 /// The table's keys are already well-mixed hashes: they are used as they are.
 #[derive(Default, Clone, Copy)]
@@ -65,7 +55,11 @@ impl std::hash::Hasher for Identity {
 pub(crate) type Table<V> = HashMap<u64, V, std::hash::BuildHasherDefault<Identity>>;
 
 struct Solver {
-    tt: Table<Bounds>,
+    tt: BoundedTable,
+    /// The positions on the line being searched: one met again below
+    /// itself means the game has gone round in a cycle, which exact solving
+    /// cannot value.
+    path: Table<()>,
     nodes: u64,
     bufs: Vec<Vec<Move>>,
     /// The order moves are searched in, one buffer a ply.
@@ -92,10 +86,16 @@ fn cycle() -> Halt {
 /// Solves the position of `e`. `progress` is told of each step of MTD(f).
 /// The search works on a copy, so `e` is as it was whatever happens.
 pub fn solve(e: &Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution, String> {
-    solve_copy(&mut e.clone(), progress)
+    solve_within(e, super::table::default_budget(), progress)
 }
 
-fn solve_copy(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution, String> {
+/// [`solve`], its table of positions kept within `memory` bytes (a smaller
+/// table costs time: positions it could not keep are searched again).
+pub fn solve_within(e: &Engine, memory: usize, progress: &mut dyn FnMut(&str)) -> Result<Solution, String> {
+    solve_copy(&mut e.clone(), memory, progress)
+}
+
+fn solve_copy(e: &mut Engine, memory: usize, progress: &mut dyn FnMut(&str)) -> Result<Solution, String> {
     if e.game.players.len() != 2 {
         return Err(format!("exact solving is for two players; this game has {}", e.game.players.len()));
     }
@@ -111,7 +111,7 @@ fn solve_copy(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution
     let banks = banks(&e.game);
     if !banks.is_empty() {
         e.set_banks(&banks);
-        let r = solve_from(e, guess, true, start, progress);
+        let r = solve_from(e, (guess, memory), true, start, progress);
         let read = e.bank_read();
         e.set_banks(&[]);
         match r {
@@ -123,7 +123,7 @@ fn solve_copy(e: &mut Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution
         }
         progress("the rules read what a store holds: solving again with the stores in the table's key");
     }
-    solve_from(e, guess, false, start, progress)
+    solve_from(e, (guess, memory), false, start, progress)
 }
 
 /// The sites the table may leave out: the stores, if the score is a sum of
@@ -139,13 +139,14 @@ fn banks(game: &Game) -> Vec<SiteId> {
 /// MTD(f) from a first guess, then the principal variation.
 fn solve_from(
     e: &mut Engine,
-    mut g: i32,
+    (mut g, memory): (i32, usize),
     relative: bool,
     start: Instant,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Solution, String> {
     let mut s = Solver {
-        tt: Table::with_capacity_and_hasher(1 << 20, Default::default()),
+        tt: BoundedTable::new(memory),
+        path: Table::default(),
         nodes: 0,
         bufs: Vec::new(),
         orders: Vec::new(),
@@ -163,11 +164,12 @@ fn solve_from(
         }
         let show = |v: i32| if v.abs() >= INF { "?".to_string() } else { v.to_string() };
         progress(&format!(
-            "value in {}..{}: {} positions searched, {} stored, {:.1} s",
+            "value in {}..{}: {} positions searched, {} stored ({} MB), {:.1} s",
             show(lower),
             show(upper),
             s.nodes,
             s.tt.len(),
+            s.tt.bytes() >> 20,
             start.elapsed().as_secs_f64()
         ));
         if relative && e.bank_read() {
@@ -227,20 +229,20 @@ impl Solver {
     ) -> Result<i32, Halt> {
         self.nodes += 1;
         let hash = e.hash();
-        // One look in the table: the bounds known, and the mark that the
-        // position is on the line searched.
-        let slot = self.tt.entry(hash).or_insert(UNKNOWN);
-        let entry = *slot;
-        if entry.on_path {
+        // A position on the line searched, met again: a cycle. Else the
+        // bounds the table knows.
+        if self.path.contains_key(&hash) {
             return Err(cycle());
         }
+        let entry = self.tt.get(hash).unwrap_or(UNKNOWN);
         if entry.lower >= beta {
             return Ok(entry.lower);
         }
         if entry.upper <= alpha {
             return Ok(entry.upper);
         }
-        slot.on_path = true;
+        let work_before = self.nodes;
+        self.path.insert(hash, ());
         alpha = alpha.max(entry.lower);
         beta = beta.min(entry.upper);
         if ply >= MAX_PLIES {
@@ -275,7 +277,8 @@ impl Solver {
                 }
             };
             let v = (s[0] - s[1]) as i32 - m;
-            self.tt.insert(hash, Bounds { lower: v, upper: v, best: 0, on_path: false });
+            self.path.remove(&hash);
+            self.tt.insert(hash, Bounds { lower: v, upper: v, best: 0 }, self.nodes - work_before);
             return Ok(v);
         }
         let r = self.search_moves(e, &moves, entry, (alpha, beta), ply, m);
@@ -298,15 +301,14 @@ impl Solver {
             t.upper = g;
         }
         t.best = best;
-        self.tt.insert(hash, t);
+        self.path.remove(&hash);
+        self.tt.insert(hash, t, self.nodes - work_before);
         Ok(g)
     }
 
     /// Takes a position off the line searched, when its search failed.
     fn mark_off(&mut self, hash: u64) {
-        if let Some(t) = self.tt.get_mut(&hash) {
-            t.on_path = false;
-        }
+        self.path.remove(&hash);
     }
 
     fn search_moves(
@@ -412,17 +414,18 @@ impl Solver {
             }
             e.apply(mv)?;
             let margin = margin(e);
-            let known = self.tt.get(&e.hash()).copied();
+            let child = e.hash();
+            let known = self.tt.get(child);
             e.undo();
+            if self.path.contains_key(&child) {
+                return Err(cycle());
+            }
             let margin = margin?;
             // The child's entry is relative to its own margin.
             let shift = if self.relative { margin - m } else { 0 };
             if let Some(mut t) = known {
                 t.lower += shift;
                 t.upper += shift;
-                if t.on_path {
-                    return Err(cycle());
-                }
                 if maximising && t.lower >= beta {
                     return Ok(Some((t.lower, i as u8)));
                 }
@@ -460,7 +463,7 @@ impl Solver {
             }
             let maximising = e.to_move() == 0;
             let mut order: Vec<usize> = (0..moves.len()).collect();
-            if let Some(t) = self.tt.get(&e.hash())
+            if let Some(t) = self.tt.get(e.hash())
                 && (t.best as usize) < moves.len()
             {
                 order.swap(0, t.best as usize);
