@@ -1,5 +1,5 @@
-//! The solver's table of bounds, kept within a memory budget: buckets of two
-//! entries addressed by the position's hash, grown by doubling while the
+//! The solver's table of bounds, kept within a memory budget: buckets of
+//! four entries addressed by the position's hash, grown by doubling while the
 //! budget allows, then, when a bucket is full, the entry that took less work
 //! to find gives way. The table is a cache: an entry lost is searched again,
 //! so a small budget costs time, never exactness.
@@ -28,7 +28,7 @@ struct Slot {
 
 pub(crate) struct BoundedTable {
     slots: Vec<Slot>,
-    /// The most slots the budget allows (a power of two, at least 2).
+    /// The most slots the budget allows (a power of two, at least a bucket).
     max_slots: usize,
     used: usize,
 }
@@ -37,11 +37,13 @@ pub(crate) struct BoundedTable {
 pub const ENTRY_BYTES: usize = size_of::<Slot>();
 
 const FIRST_SLOTS: usize = 1 << 16;
+/// Entries a bucket holds.
+const BUCKET: usize = 4;
 
 impl BoundedTable {
     /// A table that will take at most `budget` bytes.
     pub fn new(budget: usize) -> BoundedTable {
-        let fit = (budget / ENTRY_BYTES).max(2);
+        let fit = (budget / ENTRY_BYTES).max(BUCKET);
         // The largest power of two that fits.
         let max_slots = 1usize << (usize::BITS - 1 - fit.leading_zeros());
         BoundedTable { slots: vec![Slot::default(); FIRST_SLOTS.min(max_slots)], max_slots, used: 0 }
@@ -62,13 +64,13 @@ impl BoundedTable {
     }
 
     fn bucket(&self, key: u64) -> usize {
-        (key as usize) & (self.slots.len() - 2)
+        (key as usize) & (self.slots.len() - BUCKET)
     }
 
     pub fn get(&self, hash: u64) -> Option<Bounds> {
         let key = Self::key(hash);
         let b = self.bucket(key);
-        self.slots[b..b + 2].iter().find(|s| s.key == key).map(|s| Bounds {
+        self.slots[b..b + BUCKET].iter().find(|s| s.key == key).map(|s| Bounds {
             lower: s.lower,
             upper: s.upper,
             best: s.best,
@@ -93,25 +95,21 @@ impl BoundedTable {
             best: bounds.best,
         };
         let b = self.bucket(key);
-        let pair = &mut self.slots[b..b + 2];
-        let i = if pair[0].key == key || pair[0].key == 0 {
-            0
-        } else if pair[1].key == key || pair[1].key == 0 {
-            1
-        } else if pair[0].work <= pair[1].work {
-            0
-        } else {
-            1
+        let bucket = &mut self.slots[b..b + BUCKET];
+        let i = match bucket.iter().position(|s| s.key == key || s.key == 0) {
+            Some(i) => i,
+            // Full: the entry that took least work to find gives way.
+            None => (0..BUCKET).min_by_key(|&i| bucket[i].work).unwrap_or(0),
         };
-        if pair[i].key == 0 {
+        if bucket[i].key == 0 {
             self.used += 1;
         }
-        pair[i] = slot;
+        bucket[i] = slot;
     }
 
     fn bucket_full(&self, key: u64) -> bool {
         let b = self.bucket(key);
-        self.slots[b..b + 2].iter().all(|s| s.key != 0 && s.key != key)
+        self.slots[b..b + BUCKET].iter().all(|s| s.key != 0 && s.key != key)
     }
 
     /// Twice the slots; each entry moves to its bucket in the larger table.
@@ -120,8 +118,10 @@ impl BoundedTable {
         let old = std::mem::replace(&mut self.slots, larger);
         self.used = 0;
         for s in old.into_iter().filter(|s| s.key != 0) {
+            // A bucket of the larger table takes entries from one bucket of
+            // the smaller only, so there is room.
             let b = self.bucket(s.key);
-            let i = if self.slots[b].key == 0 { b } else { b + 1 };
+            let i = (b..b + BUCKET).find(|&i| self.slots[i].key == 0).unwrap_or(b);
             self.slots[i] = s;
             self.used += 1;
         }
@@ -171,7 +171,7 @@ mod tests {
             t.insert(h.wrapping_mul(0x9E37_79B9_7F4A_7C15), b(h as i32), h);
         }
         assert!(t.slots.len() <= 64 && t.bytes() <= 64 * ENTRY_BYTES);
-        // Growing kept every entry; a bucket never holds more than two.
+        // Whatever is found is what was stored for it.
         for h in 1..=40u64 {
             if let Some(got) = t.get(h.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
                 assert_eq!(got, b(h as i32));
