@@ -112,9 +112,9 @@ pub enum Command {
         file: String,
         #[command(flatten)]
         choice: Choice,
-        /// Count to this many plies from the position.
-        #[arg(long, default_value_t = 4)]
-        depth: usize,
+        /// Count to this many plies from the position (1 or more).
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..))]
+        depth: u16,
         /// Start from this position instead of the start (the assignments of a REPL `set`).
         #[arg(long, value_name = "ASSIGNMENTS")]
         position: Option<String>,
@@ -191,7 +191,7 @@ pub fn run(cli: Cli) -> i32 {
         }
         Command::Solve { file, choice, position, memory, json } => solve(file, choice, position, (memory, json), color),
         Command::Perft { file, choice, depth, position, seed, divide, json } => {
-            perft(file, choice, (position, seed), depth, (divide, json), color)
+            perft(file, choice, (position, seed), depth as usize, (divide, json), color)
         }
         Command::Solitaire { file, choice, position, goal, max_positions, max_moves, json } => {
             solitaire(file, choice, position, &goal, (max_positions, max_moves), json, color)
@@ -602,7 +602,7 @@ fn perft(
             return 1;
         }
     };
-    let split = if divide && depth > 0 {
+    let split = if divide {
         match crate::perft::divide(s.engine(), depth) {
             Ok(d) => d,
             Err(h) => {

@@ -116,3 +116,13 @@ fn perft_of_every_shipped_game() {
         insta::assert_snapshot!("perft_every_shipped_game", out);
     });
 }
+
+#[test]
+fn the_command_line_refuses_a_depth_of_zero() {
+    use clap::Parser;
+    use mancala::cli::Cli;
+    let parse = |d: &str| Cli::try_parse_from(["mancala", "perft", "rules/kalah.mancala", "--depth", d]);
+    assert!(parse("0").is_err());
+    assert!(parse("-1").is_err());
+    assert!(parse("3").is_ok());
+}

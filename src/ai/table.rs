@@ -81,9 +81,9 @@ impl BoundedTable {
     pub fn insert(&mut self, hash: u64, bounds: Bounds, work: u64) {
         let key = Self::key(hash);
         // Grown, while the budget allows, at three quarters full, or sooner
-        // (from a quarter) rather than lose an entry to a full bucket.
+        // (from half) rather than lose an entry to a full bucket.
         while self.slots.len() < self.max_slots
-            && (self.used * 4 >= self.slots.len() * 3 || (self.used * 4 >= self.slots.len() && self.bucket_full(key)))
+            && (self.used * 4 >= self.slots.len() * 3 || (self.used * 2 >= self.slots.len() && self.bucket_full(key)))
         {
             self.grow();
         }

@@ -890,7 +890,7 @@ impl Compiler {
                 Some((GExpr::IsKind(Box::new(self.expect(x, Type::Site, scope)?), *kind), Type::Bool))
             }
             ExprKind::Every(kind, owner) => {
-                let k = kind_index(*kind);
+                let k = kind.index();
                 match owner {
                     None => {
                         Some((GExpr::Const(Value::Set(self.game.kind_sets[k][self.game.players.len()])), Type::Set))
@@ -1176,7 +1176,7 @@ impl Compiler {
                     _ => SiteKind::Pit,
                 };
                 let p = self.expect(&args[0], Type::Player, scope)?;
-                let k = kind_index(kind);
+                let k = kind.index();
                 let lacking: Vec<String> = (0..self.game.players.len())
                     .filter(|&i| self.game.owned[k][i].is_none())
                     .map(|i| self.game.players[i].clone())
@@ -1387,14 +1387,6 @@ impl Compiler {
                 Some((GExpr::Bin(op, Box::new(x), Box::new(y)), ty))
             }
         }
-    }
-}
-
-pub(crate) fn kind_index(k: SiteKind) -> usize {
-    match k {
-        SiteKind::Pit => 0,
-        SiteKind::Store => 1,
-        SiteKind::Reserve => 2,
     }
 }
 

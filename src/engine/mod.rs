@@ -108,15 +108,6 @@ impl From<Fault> for Halt {
     }
 }
 
-impl From<Halt> for Fault {
-    fn from(h: Halt) -> Fault {
-        match h {
-            Halt::Illegal => Fault::ILLEGAL,
-            h => Fault(Some(Box::new(h))),
-        }
-    }
-}
-
 type Res<T> = Result<T, Fault>;
 
 /// Where the draws of `random` start in setup, in scoring, in what is looked
@@ -1486,11 +1477,7 @@ impl Engine {
             }
             Expr::OwnedSite(kind, p) => {
                 let p = self.player_of(p, f)?;
-                let k = match kind {
-                    SiteKind::Pit => 0,
-                    SiteKind::Store => 1,
-                    SiteKind::Reserve => 2,
-                };
+                let k = kind.index();
                 self.game.owned[k].get(p as usize).copied().flatten().map(Value::Site).unwrap_or(Value::None)
             }
             Expr::Relation(r, x) => {
@@ -1511,11 +1498,7 @@ impl Engine {
             }
             Expr::KindSet(kind, p) => {
                 let p = self.player_of(p, f)?;
-                let k = match kind {
-                    SiteKind::Pit => 0,
-                    SiteKind::Store => 1,
-                    SiteKind::Reserve => 2,
-                };
+                let k = kind.index();
                 Value::Set(self.game.kind_sets[k][p as usize])
             }
             Expr::Not(x) => Value::Bool(!self.value_of(x, f)?.truthy()),

@@ -151,6 +151,15 @@ pub enum SiteKind {
 }
 
 impl SiteKind {
+    /// The kind's place in tables kept per kind (`Game::owned`, `Game::kind_sets`).
+    pub fn index(self) -> usize {
+        match self {
+            SiteKind::Pit => 0,
+            SiteKind::Store => 1,
+            SiteKind::Reserve => 2,
+        }
+    }
+
     pub fn word(self) -> &'static str {
         match self {
             SiteKind::Pit => "pit",
