@@ -1,0 +1,449 @@
+//! Move generation: each move declaration's choices run in turn, their
+//! `where`s tested, and what they offer goes to a [`Sink`] (a list, a count,
+//! whether there is any, or groups of moves that differ only in their order
+//! of colours). A move whose legality depends on its effects is tried.
+
+use super::game::SiteId;
+use super::play::{apply_frame, bind_choices};
+use super::program::expr::{for_each_site, set_item, set_len};
+use super::program::{ChoiceDomain, MoveProg, Program};
+use super::vm::{Fault, Frame, Res, SetV, Vm, check_range};
+use super::{MAX_LISTED, Move, arrange};
+
+/// Where enumerated moves go. A group is the `n` moves that share a
+/// declaration and choices and differ only in their order of colours.
+pub(crate) enum Sink<'a> {
+    List(&'a mut Vec<Move>),
+    Any(bool),
+    Count(u128),
+    Groups(&'a mut Vec<(Move, u128)>),
+}
+
+impl Sink<'_> {
+    #[inline]
+    pub(crate) fn done(&self) -> bool {
+        matches!(self, Sink::Any(true))
+    }
+
+    /// Offers the move of declaration `def` that chooses one site.
+    #[inline(always)]
+    fn offer_site(&mut self, def: u16, site: SiteId) -> Res<()> {
+        match self {
+            // Written in place, field by field (a whole `Move` built first and
+            // then copied was read back before its stores had landed).
+            Sink::List(out) if (out.len() as u128) < MAX_LISTED => {
+                out.push(Move { def, args: [site as i32, 0, 0, 0], order: 0 });
+                Ok(())
+            }
+            Sink::Any(found) => {
+                *found = true;
+                Ok(())
+            }
+            Sink::Count(total) => {
+                *total = total.saturating_add(1);
+                Ok(())
+            }
+            _ => self.offer(Move { def, args: [site as i32, 0, 0, 0], order: 0 }, 1),
+        }
+    }
+
+    #[inline]
+    fn offer(&mut self, mv: Move, n: u128) -> Res<()> {
+        match self {
+            Sink::List(out) => {
+                if out.len() as u128 + n > MAX_LISTED {
+                    return Err(Fault::error(format!(
+                        "more than {MAX_LISTED} legal moves: too many to list (count or sample them instead)"
+                    )));
+                }
+                // A group is the orders mv.order .. mv.order + n.
+                for r in 0..n {
+                    out.push(Move { order: mv.order + r, ..mv });
+                }
+            }
+            Sink::Any(found) => *found |= n > 0,
+            Sink::Count(total) => *total = total.saturating_add(n),
+            Sink::Groups(out) => {
+                if n > 0 {
+                    out.push((mv, n));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Moves for `pl` by the move declarations alone (no `avoid`, no pass).
+/// The frame is left as the last declaration's (see [`can_move`], which
+/// keeps its caller's).
+pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> {
+    vm.depth += 1;
+    if vm.depth > 64 {
+        vm.depth -= 1;
+        return Err(Fault::error("rules recurse too deeply while looking for legal moves".into()));
+    }
+    let phase = vm.pos.turn.phase;
+    let mut r = Ok(());
+    for (d, def) in p.moves.iter().enumerate() {
+        if def.phase != phase {
+            continue;
+        }
+        vm.f = Frame::new(pl);
+        let mut mv = Move { def: d as u16, args: [0; 4], order: 0 };
+        r = if def.one_site { one_site(p, vm, def, mv, sink) } else { enumerate(p, vm, def, 0, &mut mv, sink) };
+        if r.is_err() || sink.done() {
+            break;
+        }
+    }
+    vm.depth -= 1;
+    r
+}
+
+/// Whether `pl` would have any move if it were their turn now.
+pub(crate) fn can_move(p: &Program, vm: &mut Vm, pl: u8) -> Res<bool> {
+    let saved = vm.pos.turn.to_move;
+    vm.pos.turn.to_move = pl;
+    // Finding moves binds local variables; the caller's are kept aside.
+    let mark = vm.save_locals();
+    let frame = vm.f;
+    let mut sink = Sink::Any(false);
+    let r = raw(p, vm, pl, &mut sink);
+    vm.f = frame;
+    vm.restore_locals(mark);
+    vm.pos.turn.to_move = saved;
+    r.map(|_| matches!(sink, Sink::Any(true)))
+}
+
+/// Whether the player to move, having no move, passes (someone else can
+/// move and the rules say pass).
+pub(crate) fn must_pass(p: &Program, vm: &mut Vm, me: u8) -> Res<bool> {
+    if p.game.stuck != super::game::StuckAction::Pass {
+        return Ok(false);
+    }
+    let np = p.game.players.len() as u8;
+    for k in 1..np {
+        if can_move(p, vm, (me + k) % np)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The legal moves of the player to move, `avoid` applied.
+pub(crate) fn legal_moves(p: &Program, vm: &mut Vm, out: &mut Vec<Move>) -> Res<()> {
+    out.clear();
+    if vm.pos.turn.ended {
+        return Ok(());
+    }
+    let me = vm.pos.turn.to_move;
+    raw(p, vm, me, &mut Sink::List(out))?;
+    if out.is_empty() {
+        if must_pass(p, vm, me)? {
+            out.push(Move::PASS);
+        }
+        return Ok(());
+    }
+    if p.avoids.is_empty() {
+        return Ok(());
+    }
+    // `avoid`: drop the moves whose result it names, unless all do.
+    let mut bad = std::mem::take(&mut vm.avoided);
+    bad.clear();
+    for &mv in out.iter() {
+        match violates_avoid(p, vm, mv) {
+            Ok(b) => bad.push(b),
+            Err(e) => {
+                vm.avoided = bad;
+                return Err(e);
+            }
+        }
+    }
+    if bad.iter().any(|b| !b) {
+        let mut flag = bad.iter();
+        out.retain(|_| flag.next().is_some_and(|b| !b));
+    }
+    vm.avoided = bad;
+    Ok(())
+}
+
+fn violates_avoid(p: &Program, vm: &mut Vm, mv: Move) -> Res<bool> {
+    apply_frame(p, vm, mv)?;
+    let mut bad = false;
+    for cond in &p.avoids {
+        match cond.get(p, vm) {
+            Ok(v) if v != 0 => {
+                bad = true;
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                vm.undo();
+                return Err(e);
+            }
+        }
+    }
+    vm.undo();
+    Ok(bad)
+}
+
+/// How many legal moves there are, without listing them when no `avoid`
+/// needs each one tried.
+pub(crate) fn count_moves(p: &Program, vm: &mut Vm) -> Res<u128> {
+    if vm.pos.turn.ended {
+        return Ok(0);
+    }
+    if !p.avoids.is_empty() {
+        let mut buf = vm.take_scratch();
+        let r = legal_moves(p, vm, &mut buf).map(|_| buf.len() as u128);
+        vm.give_scratch(buf);
+        return r;
+    }
+    let me = vm.pos.turn.to_move;
+    let mut sink = Sink::Count(0);
+    raw(p, vm, me, &mut sink)?;
+    let Sink::Count(n) = sink else { unreachable!() };
+    if n == 0 && must_pass(p, vm, me)? {
+        return Ok(1);
+    }
+    Ok(n)
+}
+
+/// The groups of legal moves: each a move and how many orders of colours
+/// it comes in (1 for a move without an order). Not filtered by `avoid`.
+pub(crate) fn groups(p: &Program, vm: &mut Vm, out: &mut Vec<(Move, u128)>) -> Res<()> {
+    out.clear();
+    if vm.pos.turn.ended {
+        return Ok(());
+    }
+    let me = vm.pos.turn.to_move;
+    raw(p, vm, me, &mut Sink::Groups(out))?;
+    if out.is_empty() && must_pass(p, vm, me)? {
+        out.push((Move::PASS, 1));
+    }
+    Ok(())
+}
+
+/// A legal move drawn uniformly at random, without listing them when no
+/// `avoid` needs each one tried; `None` when the game is over.
+pub(crate) fn sample_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng) -> Res<Option<Move>> {
+    if !p.avoids.is_empty() {
+        let mut buf = vm.take_scratch();
+        let r = legal_moves(p, vm, &mut buf).map(|_| (!buf.is_empty()).then(|| buf[rng.gen_range(0..buf.len())]));
+        vm.give_scratch(buf);
+        return r;
+    }
+    // One pass lists the groups of moves (a move that must be tried is
+    // tried once); the draw is the same as picking from a list of them.
+    let mut groups_buf = std::mem::take(&mut vm.group_buf);
+    let r = groups(p, vm, &mut groups_buf).map(|_| {
+        let n = groups_buf.iter().fold(0u128, |t, g| t.saturating_add(g.1));
+        if n == 0 {
+            return None;
+        }
+        let mut k = if n <= u64::MAX as u128 { rng.gen_range(0..n as u64) as u128 } else { rng.gen_range(0..n) };
+        groups_buf.iter().find_map(|&(mv, size)| {
+            if k < size {
+                Some(Move { order: mv.order + k, ..mv })
+            } else {
+                k -= size;
+                None
+            }
+        })
+    });
+    vm.group_buf = groups_buf;
+    r
+}
+
+/// The moves of a declaration that chooses one site and needs no trial (most
+/// sowing games): the sites of the set, each tested, offered in one loop.
+fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink) -> Res<()> {
+    let c = &def.choices[0];
+    let ChoiceDomain::Set(set) = &c.domain else { unreachable!("one_site is a choice of a set") };
+    let set = set.get(p, vm)?;
+    // The commonest case of all: a fixed set, no `where`, the moves listed.
+    if let (SetV::Fixed(id), None, Sink::List(out)) = (set, &c.filter, &mut *sink) {
+        let sites = &p.game.sets[id as usize];
+        if ((out.len() + sites.len()) as u128) <= MAX_LISTED {
+            vm.spend(sites.len() as u64)?;
+            let nonempty = def.nonempty.is_some();
+            for &s in sites {
+                if nonempty {
+                    vm.read(s);
+                    if vm.count(s) == 0 {
+                        continue;
+                    }
+                }
+                out.push(Move { def: mv.def, args: [s as i32, 0, 0, 0], order: 0 });
+            }
+            return Ok(());
+        }
+    }
+    let mut each = |p: &Program, vm: &mut Vm, s: SiteId| -> Res<bool> {
+        vm.tick()?;
+        if let Some(f) = &c.filter {
+            vm.locals[c.slot] = s as i64;
+            if f.get(p, vm)? == 0 {
+                return Ok(false);
+            }
+        }
+        if def.nonempty.is_some() {
+            vm.read(s);
+            if vm.count(s) == 0 {
+                return Ok(false);
+            }
+        }
+        sink.offer_site(mv.def, s)?;
+        Ok(sink.done())
+    };
+    for_each_site(p, vm, set, &mut each)
+}
+
+/// Offers the move `mv` (all choices made) if it is legal: checked by its
+/// precheck, or by trying it when its legality depends on its effects.
+fn leaf(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, n: u128, sink: &mut Sink) -> Res<()> {
+    if let Some(k) = def.nonempty {
+        let s = mv.args[k] as SiteId;
+        vm.read(s);
+        if vm.count(s) == 0 {
+            return Ok(());
+        }
+    }
+    if !def.needs_trial {
+        return sink.offer(mv, n);
+    }
+    // Try each order: legality may depend on where the colours fall.
+    let mover = vm.f.mover;
+    for r in 0..n {
+        let m = Move { order: r, ..mv };
+        if trial(p, vm, m, mover)? {
+            sink.offer(m, 1)?;
+            if sink.done() {
+                break;
+            }
+        }
+        if r >= MAX_LISTED {
+            return Err(Fault::error(format!("more than {MAX_LISTED} orders of colours to try one by one")));
+        }
+    }
+    Ok(())
+}
+
+/// Whether making `mv` as `mover` succeeds (the position is restored).
+pub(crate) fn trial(p: &Program, vm: &mut Vm, mv: Move, mover: u8) -> Res<bool> {
+    let saved = vm.pos.turn.to_move;
+    let frame = vm.f;
+    vm.pos.turn.to_move = mover;
+    let r = apply_frame(p, vm, mv);
+    let ok = match r {
+        Ok(()) => {
+            vm.undo();
+            true
+        }
+        Err(e) if e.is_illegal() => false,
+        Err(e) => {
+            vm.pos.turn.to_move = saved;
+            vm.f = frame;
+            return Err(e);
+        }
+    };
+    vm.pos.turn.to_move = saved;
+    vm.f = frame;
+    Ok(ok)
+}
+
+/// Binds choice `i` to `v` (written `arg` in the move) and, if its `where`
+/// holds, enumerates the choices after it. True when the sink wants no more.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn try_choice(
+    p: &Program,
+    vm: &mut Vm,
+    def: &MoveProg,
+    i: usize,
+    mv: &mut Move,
+    sink: &mut Sink,
+    v: i64,
+    arg: i32,
+) -> Res<bool> {
+    vm.tick()?;
+    bind_choices(def, i, mv, vm);
+    let c = &def.choices[i];
+    vm.locals[c.slot] = v;
+    if let Some(f) = &c.filter
+        && f.get(p, vm)? == 0
+    {
+        return Ok(false);
+    }
+    mv.args[i] = arg;
+    enumerate(p, vm, def, i + 1, mv, sink)?;
+    Ok(sink.done())
+}
+
+fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, sink: &mut Sink) -> Res<()> {
+    if i == def.choices.len() {
+        return leaf(p, vm, def, *mv, 1, sink);
+    }
+    // Bind earlier choices again: evaluation of later domains may use them.
+    bind_choices(def, i, mv, vm);
+    match &def.choices[i].domain {
+        ChoiceDomain::Range(a, b) => {
+            let lo = a.get(p, vm)?;
+            let hi = b.get(p, vm)?;
+            check_range(lo, hi)?;
+            for v in lo..=hi {
+                if try_choice(p, vm, def, i, mv, sink, v, v as i32)? {
+                    return Ok(());
+                }
+            }
+        }
+        ChoiceDomain::Set(s) => {
+            let set = s.get(p, vm)?;
+            for k in 0..set_len(p, set) {
+                let site = set_item(p, set, k);
+                if try_choice(p, vm, def, i, mv, sink, site as i64, site as i32)? {
+                    return Ok(());
+                }
+            }
+        }
+        ChoiceDomain::Players => {
+            for pl in 0..p.game.players.len() as i64 {
+                if try_choice(p, vm, def, i, mv, sink, pl, pl as i32)? {
+                    return Ok(());
+                }
+            }
+        }
+        ChoiceDomain::Tracks => {
+            for t in 0..p.game.tracks.len() as i64 {
+                if try_choice(p, vm, def, i, mv, sink, t, t as i32)? {
+                    return Ok(());
+                }
+            }
+        }
+        ChoiceDomain::Arrangements(site) => {
+            // The last choice: every order of the site's colours, as one group.
+            let s = site.site(p, vm)?;
+            vm.read(s);
+            let (k, counts) = colours_of(vm, s);
+            let n = arrange::multinomial(&counts[..k]).ok_or_else(|| {
+                Fault::error(format!(
+                    "`{}` holds too many counters to number their orders",
+                    p.game.sites[s as usize].name
+                ))
+            })?;
+            mv.args[i] = 0;
+            mv.order = 0;
+            return leaf(p, vm, def, *mv, n, sink);
+        }
+    }
+    Ok(())
+}
+
+/// The counts of each colour in a site.
+pub(crate) fn colours_of(vm: &Vm, s: SiteId) -> (usize, [u32; arrange::MAX_COLOURS]) {
+    let c = vm.colours.min(arrange::MAX_COLOURS);
+    let mut out = [0u32; arrange::MAX_COLOURS];
+    for (k, o) in out.iter_mut().enumerate().take(c) {
+        *o = vm.colour_count(s, k as u8).max(0) as u32;
+    }
+    (c, out)
+}

@@ -1,0 +1,130 @@
+//! Making a move, and what is looked at after it: whose turn is next, phase
+//! changes, `end`s. Scores and the outcome.
+
+use super::program::{MoveProg, Program, run};
+use super::vm::{Fault, Frame, NONE, Res, Vm};
+use super::{AFTER_DRAWS, Move, Outcome, SCORE_DRAWS, SETTLE_DRAWS, movegen};
+
+/// Binds the first `upto` choices of a move to the values it chose.
+#[inline]
+pub(crate) fn bind_choices(def: &MoveProg, upto: usize, mv: &Move, vm: &mut Vm) {
+    for (j, c) in def.choices[..upto].iter().enumerate() {
+        vm.locals[c.slot] = if c.is_order() { NONE } else { mv.args[j] as i64 };
+    }
+}
+
+/// Makes a move (its frame is left in `vm.f`); on an error the position is
+/// left as it was.
+pub(crate) fn apply_frame(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
+    vm.push_undo();
+    match apply_inner(p, vm, mv) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            vm.undo();
+            Err(e)
+        }
+    }
+}
+
+fn apply_inner(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
+    let np = p.game.players.len() as u8;
+    let mover = vm.pos.turn.to_move;
+    vm.f = Frame::new(mover);
+    vm.f.order = mv.order;
+    vm.draws = 0;
+    if !mv.is_pass() {
+        let def =
+            p.moves.get(mv.def as usize).ok_or_else(|| Fault::error(format!("no move declaration {}", mv.def)))?;
+        bind_choices(def, def.choices.len(), &mv, vm);
+        run(&def.body, p, vm)?;
+    }
+    vm.pos.turn.ply += 1;
+    // What follows is looked at from the next ply: its draws must not
+    // repeat those of the move to be made at that ply.
+    vm.draws = AFTER_DRAWS;
+    vm.f.next = if vm.f.again { mover } else { (mover + 1) % np };
+    // The position after the move, whose turn and phase included, is what
+    // `end` conditions look at (`repetitions` compares all of it).
+    vm.pos.turn.to_move = vm.f.next;
+    if let Some(ph) = vm.f.enter {
+        vm.pos.turn.phase = ph;
+    } else if let Some(changes) = p.phases.get(vm.pos.turn.phase as usize) {
+        for (to, cond) in changes {
+            if cond.get(p, vm)? != 0 {
+                vm.pos.turn.phase = *to;
+                break;
+            }
+        }
+    }
+    if vm.f.end {
+        vm.pos.turn.ended = true;
+    } else {
+        check_ends(p, vm)?;
+    }
+    Ok(())
+}
+
+/// Runs the first `end` whose condition holds, and ends the game.
+fn check_ends(p: &Program, vm: &mut Vm) -> Res<()> {
+    for (cond, body) in &p.ends {
+        if cond.get(p, vm)? != 0 {
+            run(body, p, vm)?;
+            vm.pos.turn.ended = true;
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// After a position is set from text: if an `end` condition holds, its
+/// statements run and the game is over, as they would after a move.
+pub(crate) fn settle(p: &Program, vm: &mut Vm) -> Res<()> {
+    vm.draws = SETTLE_DRAWS;
+    vm.f = Frame::new(vm.pos.turn.to_move);
+    check_ends(p, vm)
+}
+
+/// The outcome, once the game is over (no legal moves).
+pub(crate) fn outcome(p: &Program, vm: &mut Vm) -> Res<Option<Outcome>> {
+    if movegen::count_moves(p, vm)? > 0 {
+        return Ok(None);
+    }
+    let scores = scores(p, vm)?;
+    let best = scores.iter().copied().max().unwrap_or(0);
+    let winners = (0..scores.len()).filter(|&i| scores[i] == best).map(|i| i as u8).collect();
+    Ok(Some(Outcome { scores, winners }))
+}
+
+/// Each player's score in the current position.
+pub(crate) fn scores(p: &Program, vm: &mut Vm) -> Res<Vec<i64>> {
+    // Scoring may draw random numbers (dice): one sequence for all
+    // players, apart from the last move's (which drew at the same ply).
+    vm.draws = SCORE_DRAWS;
+    let players = p.game.players.len();
+    let mut out = Vec::with_capacity(players);
+    for pl in 0..players as u8 {
+        // Partners share one score: the first partner's, worked out once.
+        match p.game.partners.iter().find(|gr| gr.contains(&pl)).map(|gr| gr[0]).filter(|&f| f != pl) {
+            Some(first) => out.push(out[first as usize]),
+            None => out.push(score_inner(p, vm, pl)?),
+        }
+    }
+    Ok(out)
+}
+
+/// One player's score now (partners share the first partner's).
+pub(crate) fn score_of(p: &Program, vm: &mut Vm, pl: u8) -> Res<i64> {
+    vm.draws = SCORE_DRAWS;
+    score_inner(p, vm, pl)
+}
+
+fn score_inner(p: &Program, vm: &mut Vm, pl: u8) -> Res<i64> {
+    let pl = p.game.partners.iter().find(|gr| gr.contains(&pl)).map_or(pl, |gr| gr[0]);
+    vm.f = Frame::new(vm.pos.turn.to_move);
+    vm.locals[p.score_slot] = pl as i64;
+    // The score may read banks: it is not part of the play.
+    let watched = vm.bank_read;
+    let r = p.score.get(p, vm);
+    vm.bank_read = watched;
+    r
+}

@@ -1,0 +1,897 @@
+//! Expressions lowered to closures. Each node becomes one closure whose
+//! operands of the commonest shapes (constants, local variables, the mover,
+//! `last`) are read in place ([`Opnd`]) rather than called; everything the
+//! compiler resolved to an index is looked up in a table made here, once.
+
+use super::{Fset, Fx, Lower, Program};
+use crate::engine::game::{BinOp, Builtin, Domain, Expr, SiteId, Type, Value};
+use crate::engine::movegen;
+use crate::engine::vm::{Fault, NO_COLOUR, NO_SITE, NONE, Res, SetV, Vm, check_range, none_here, overflow};
+use crate::syntax::ast::Quant;
+
+/// A value read in place: a constant, a local variable, the mover, `last`.
+#[derive(Clone, Copy)]
+pub(crate) enum Leaf {
+    Const(i64),
+    Local(usize),
+    Mover,
+    Last,
+}
+
+impl Leaf {
+    #[inline(always)]
+    pub(crate) fn get(self, vm: &Vm) -> Res<i64> {
+        match self {
+            Leaf::Const(c) => Ok(c),
+            Leaf::Local(s) => Ok(vm.locals[s]),
+            Leaf::Mover => Ok(vm.f.mover as i64),
+            Leaf::Last => last(vm),
+        }
+    }
+
+    #[inline(always)]
+    fn site(self, vm: &Vm) -> Res<SiteId> {
+        let v = self.get(vm)?;
+        if v < 0 {
+            return Err(none_here("a site"));
+        }
+        Ok(v as SiteId)
+    }
+}
+
+/// An operand: read in place when it is a [`Leaf`], or one of the commonest
+/// shapes around one (how many counters a site holds, or a player's sites
+/// of a kind hold; a site's owner or kind); otherwise a closure.
+pub(crate) enum Opnd {
+    Leaf(Leaf),
+    /// `count(x)`.
+    Count(Leaf),
+    /// `count(every KIND of p)`: the set of each player, by index.
+    CountOf(Box<[u16]>, Leaf),
+    /// `count(SET)` of a fixed set.
+    CountFixed(u16),
+    /// `owner(x)`.
+    Owner(Leaf),
+    /// `x is KIND`.
+    IsKind(Leaf, u8),
+    /// `store(p)`, `reserve(p)`: the site of a kind each player owns.
+    Owned(Box<[i64]>, Leaf),
+    Dyn(Fx),
+}
+
+impl Opnd {
+    #[inline(always)]
+    pub(crate) fn get(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
+        match self {
+            Opnd::Leaf(l) => l.get(vm),
+            Opnd::Count(l) => {
+                let s = l.site(vm)?;
+                vm.read(s);
+                Ok(vm.count(s) as i64)
+            }
+            Opnd::CountOf(ids, pl) => {
+                let pl = pl.get(vm)?;
+                if pl < 0 {
+                    return Err(none_here("a player"));
+                }
+                Ok(count_fixed(p, vm, ids[pl as usize]))
+            }
+            Opnd::CountFixed(id) => Ok(count_fixed(p, vm, *id)),
+            Opnd::Owner(l) => {
+                let s = l.site(vm)?;
+                Ok(p.owners[s as usize])
+            }
+            Opnd::IsKind(l, k) => {
+                let s = l.site(vm)?;
+                Ok((p.kinds[s as usize] == *k) as i64)
+            }
+            Opnd::Owned(table, pl) => {
+                let pl = pl.get(vm)?;
+                if pl < 0 {
+                    return Err(none_here("a player"));
+                }
+                Ok(table.get(pl as usize).copied().unwrap_or(NONE))
+            }
+            Opnd::Dyn(f) => f(p, vm),
+        }
+    }
+
+    /// The operand as a site, refusing "none".
+    #[inline(always)]
+    pub(crate) fn site(&self, p: &Program, vm: &mut Vm) -> Res<SiteId> {
+        index(self.get(p, vm)?, "a site").map(|v| v as SiteId)
+    }
+
+    #[inline(always)]
+    pub(crate) fn player(&self, p: &Program, vm: &mut Vm) -> Res<u8> {
+        index(self.get(p, vm)?, "a player").map(|v| v as u8)
+    }
+
+    #[inline(always)]
+    pub(crate) fn track(&self, p: &Program, vm: &mut Vm) -> Res<u16> {
+        index(self.get(p, vm)?, "a track").map(|v| v as u16)
+    }
+}
+
+/// A set of sites: a fixed one and a player's sites of a kind read in
+/// place, others computed.
+pub(crate) enum SetOpnd {
+    Fixed(u16),
+    OfPlayer(Box<[u16]>, Leaf),
+    Dyn(Fset),
+}
+
+impl SetOpnd {
+    #[inline(always)]
+    pub(crate) fn get(&self, p: &Program, vm: &mut Vm) -> Res<SetV> {
+        match self {
+            SetOpnd::Fixed(id) => Ok(SetV::Fixed(*id)),
+            SetOpnd::OfPlayer(ids, pl) => {
+                let pl = pl.get(vm)?;
+                if pl < 0 {
+                    return Err(none_here("a player"));
+                }
+                Ok(SetV::Fixed(ids[pl as usize]))
+            }
+            SetOpnd::Dyn(f) => f(p, vm),
+        }
+    }
+}
+
+/// A player, site or track by its index, refusing "none".
+#[inline(always)]
+fn index(v: i64, want: &str) -> Res<i64> {
+    if v < 0 {
+        return Err(none_here(want));
+    }
+    Ok(v)
+}
+
+/// The counters in every site of a fixed set.
+#[inline(always)]
+fn count_fixed(p: &Program, vm: &mut Vm, id: u16) -> i64 {
+    if !vm.banks.is_empty() {
+        read_set(p, vm, SetV::Fixed(id));
+    }
+    let mut total = 0i64;
+    for &s in &p.game.sets[id as usize] {
+        total += vm.count(s) as i64;
+    }
+    total
+}
+
+#[inline(always)]
+fn last(vm: &Vm) -> Res<i64> {
+    if vm.f.last == NO_SITE {
+        return Err(Fault::error("`last` is used before any sowing of this move".into()));
+    }
+    Ok(vm.f.last as i64)
+}
+
+/// A value as the program holds it (see [`crate::engine::vm::NONE`]).
+pub(crate) fn enc(v: Value) -> i64 {
+    match v {
+        Value::None => NONE,
+        Value::Int(i) => i,
+        Value::Bool(b) => b as i64,
+        Value::Player(p) => p as i64,
+        Value::Site(s) => s as i64,
+        Value::Track(t) => t as i64,
+        Value::Set(s) => s as i64,
+        Value::Mask(m) => m as i64,
+    }
+}
+
+/// A value of a type as the program holds it, back as a [`Value`].
+pub(crate) fn dec(ty: Type, x: i64) -> Value {
+    match ty {
+        Type::Int => Value::Int(x),
+        Type::Bool => Value::Bool(x != 0),
+        _ if x < 0 => Value::None,
+        Type::Player => Value::Player(x as u8),
+        Type::Site => Value::Site(x as SiteId),
+        Type::Track => Value::Track(x as u16),
+        Type::Set => Value::Set(x as u16),
+        Type::Order => Value::None,
+    }
+}
+
+/// Calls `each` on every site of a set, in order, until it says stop (true).
+#[inline]
+pub(crate) fn for_each_site(
+    p: &Program,
+    vm: &mut Vm,
+    set: SetV,
+    mut each: impl FnMut(&Program, &mut Vm, SiteId) -> Res<bool>,
+) -> Res<()> {
+    match set {
+        SetV::One(s) => {
+            each(p, vm, s)?;
+        }
+        SetV::Fixed(id) => {
+            for &s in &p.game.sets[id as usize] {
+                if each(p, vm, s)? {
+                    break;
+                }
+            }
+        }
+        SetV::Mask(mut m) => {
+            while m != 0 {
+                let s = m.trailing_zeros() as SiteId;
+                m &= m - 1;
+                if each(p, vm, s)? {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How many sites a set has.
+pub(crate) fn set_len(p: &Program, set: SetV) -> usize {
+    match set {
+        SetV::One(_) => 1,
+        SetV::Fixed(id) => p.game.sets[id as usize].len(),
+        SetV::Mask(m) => m.count_ones() as usize,
+    }
+}
+
+/// The `k`-th site of a set.
+pub(crate) fn set_item(p: &Program, set: SetV, k: usize) -> SiteId {
+    match set {
+        SetV::One(s) => s,
+        SetV::Fixed(id) => p.game.sets[id as usize][k],
+        SetV::Mask(mut m) => {
+            for _ in 0..k {
+                m &= m - 1;
+            }
+            m.trailing_zeros() as SiteId
+        }
+    }
+}
+
+/// Whether a site is in a set.
+#[inline]
+pub(crate) fn member(p: &Program, set: SetV, s: SiteId) -> bool {
+    match set {
+        SetV::One(x) => x == s,
+        SetV::Fixed(id) => p.members[id as usize].get(s as usize / 64).is_some_and(|w| w & (1 << (s % 64)) != 0),
+        SetV::Mask(m) => s < 64 && m & (1 << s) != 0,
+    }
+}
+
+/// Notes that the rules read the counts of a set of sites.
+fn read_set(p: &Program, vm: &mut Vm, set: SetV) {
+    if vm.banks.is_empty() {
+        return;
+    }
+    let banks = &vm.banks;
+    let read = match set {
+        SetV::One(s) => banks.get(s as usize) == Some(&true),
+        SetV::Fixed(id) => p.game.sets[id as usize].iter().any(|&s| banks[s as usize]),
+        SetV::Mask(m) => (0..64).any(|b| m & (1 << b) != 0 && banks.get(b) == Some(&true)),
+    };
+    vm.bank_read |= read;
+}
+
+macro_rules! bin {
+    ($a:ident, $b:ident, |$x:ident, $y:ident| $body:expr) => {
+        Box::new(move |p: &Program, vm: &mut Vm| {
+            let $x = $a.get(p, vm)?;
+            let $y = $b.get(p, vm)?;
+            $body
+        })
+    };
+}
+
+impl Lower<'_> {
+    /// The type of an expression's value.
+    pub(crate) fn ty(&self, e: &Expr) -> Type {
+        match e {
+            Expr::Const(v) => match v {
+                Value::Int(_) => Type::Int,
+                Value::Bool(_) => Type::Bool,
+                Value::Player(_) => Type::Player,
+                Value::Site(_) | Value::None => Type::Site,
+                Value::Track(_) => Type::Track,
+                Value::Set(_) | Value::Mask(_) => Type::Set,
+            },
+            Expr::Local(s) => self.slots[*s as usize],
+            Expr::Builtin(b) => match b {
+                Builtin::Mover | Builtin::Next | Builtin::LastColour => Type::Player,
+                Builtin::Last => Type::Site,
+                Builtin::Ply | Builtin::Repetitions => Type::Int,
+            },
+            Expr::Count(..) | Expr::Random(..) | Expr::Index(_) | Expr::Neg(_) | Expr::Min(..) | Expr::Max(..) => {
+                Type::Int
+            }
+            Expr::State(v) | Expr::SiteState(v, _) => self.g.state[*v as usize].ty,
+            Expr::Member(..) | Expr::OnTrack(..) | Expr::IsKind(..) | Expr::Not(_) | Expr::CanMove(_) => Type::Bool,
+            Expr::Side(_) | Expr::Owner(_) => Type::Player,
+            Expr::Hook(h, _) => self.g.hooks.as_ref().map_or(Type::Int, |hk| hk.defs[*h as usize].returns),
+            Expr::Filter(..) | Expr::KindSet(..) => Type::Set,
+            Expr::Cond(_, a, _) => self.ty(a),
+            Expr::OwnedSite(..) | Expr::Relation(..) => Type::Site,
+            Expr::Family(f, _) => match self.g.families[*f as usize].members.values().next() {
+                Some(Value::Track(_)) => Type::Track,
+                Some(Value::Set(_) | Value::Mask(_)) => Type::Set,
+                Some(Value::Player(_)) => Type::Player,
+                Some(Value::Int(_)) => Type::Int,
+                Some(Value::Bool(_)) => Type::Bool,
+                _ => Type::Site,
+            },
+            Expr::Bin(op, ..) => match op {
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => Type::Int,
+                _ => Type::Bool,
+            },
+            Expr::Quant(q, ..) => {
+                if *q == Quant::Sum {
+                    Type::Int
+                } else {
+                    Type::Bool
+                }
+            }
+        }
+    }
+
+    /// A value read in place, if the expression is one.
+    fn leaf(&self, e: &Expr) -> Option<Leaf> {
+        match e {
+            Expr::Const(v) => Some(Leaf::Const(enc(*v))),
+            Expr::Local(s) if self.slots[*s as usize] != Type::Set => Some(Leaf::Local(*s as usize)),
+            Expr::Builtin(Builtin::Mover) => Some(Leaf::Mover),
+            Expr::Builtin(Builtin::Last) => Some(Leaf::Last),
+            _ => None,
+        }
+    }
+
+    /// An operand: in place where it can be, else a closure.
+    pub(crate) fn opnd(&mut self, e: &Expr) -> Opnd {
+        if let Some(l) = self.leaf(e) {
+            return Opnd::Leaf(l);
+        }
+        match e {
+            Expr::Count(x, None) => match &**x {
+                Expr::KindSet(kind, pl) if self.leaf(pl).is_some() => {
+                    let ids = self.g.kind_sets[kind.index()].clone().into_boxed_slice();
+                    Opnd::CountOf(ids, self.leaf(pl).expect("a leaf"))
+                }
+                Expr::Const(Value::Set(id)) => Opnd::CountFixed(*id),
+                x if self.ty(x) == Type::Site && self.leaf(x).is_some() => Opnd::Count(self.leaf(x).expect("a leaf")),
+                _ => Opnd::Dyn(self.x(e)),
+            },
+            Expr::Owner(x) if self.leaf(x).is_some() => Opnd::Owner(self.leaf(x).expect("a leaf")),
+            Expr::OwnedSite(kind, pl) if self.leaf(pl).is_some() => {
+                let table = self.g.owned[kind.index()].iter().map(|o| o.map_or(NONE, |s| s as i64)).collect();
+                Opnd::Owned(table, self.leaf(pl).expect("a leaf"))
+            }
+            Expr::IsKind(x, k) if self.leaf(x).is_some() => {
+                Opnd::IsKind(self.leaf(x).expect("a leaf"), k.index() as u8)
+            }
+            _ => Opnd::Dyn(self.x(e)),
+        }
+    }
+
+    /// A scalar expression (a number, condition, player, site or track).
+    pub(crate) fn x(&mut self, e: &Expr) -> Fx {
+        match e {
+            Expr::Const(v) => {
+                let c = enc(*v);
+                Box::new(move |_, _| Ok(c))
+            }
+            Expr::Local(s) => {
+                let s = *s as usize;
+                Box::new(move |_, vm| Ok(vm.locals[s]))
+            }
+            Expr::Bin(op @ (BinOp::And | BinOp::Or), ..) => {
+                // A chain of `and`s (or of `or`s): one loop over its terms.
+                let mut terms = Vec::new();
+                self.chain(*op, e, &mut terms);
+                let all = *op == BinOp::And;
+                let terms: Box<[Opnd]> = terms.into();
+                Box::new(move |p, vm| {
+                    for t in terms.iter() {
+                        if (t.get(p, vm)? != 0) != all {
+                            return Ok(!all as i64);
+                        }
+                    }
+                    Ok(all as i64)
+                })
+            }
+            Expr::Builtin(b) => match b {
+                Builtin::Mover => Box::new(|_, vm| Ok(vm.f.mover as i64)),
+                Builtin::Next => Box::new(|_, vm| Ok(vm.f.next as i64)),
+                Builtin::Last => Box::new(|_, vm| last(vm)),
+                Builtin::Ply => Box::new(|_, vm| Ok(vm.pos.turn.ply as i64)),
+                Builtin::Repetitions => Box::new(|_, vm| Ok(vm.repetitions() as i64)),
+                Builtin::LastColour => Box::new(|_, vm| {
+                    if vm.f.last_colour == NO_COLOUR {
+                        return Err(Fault::error("`last-colour` is used before any sowing of this move".into()));
+                    }
+                    Ok(vm.f.last_colour as i64)
+                }),
+            },
+            Expr::Count(x, colour) => self.count(x, colour.as_deref()),
+            Expr::State(v) => {
+                let var = &self.g.state[*v as usize];
+                let (offset, name) = (var.offset, var.name.clone());
+                Box::new(move |_, vm| match vm.pos.vars[offset] {
+                    Value::None => Err(Fault::error(format!("`{name}` has no value yet"))),
+                    v => Ok(enc(v)),
+                })
+            }
+            Expr::SiteState(v, x) => {
+                let x = self.opnd(x);
+                let var = &self.g.state[*v as usize];
+                let (offset, ty) = (var.offset, var.ty);
+                let check = self.kind_check(*v);
+                // A per-site value never set is false, 0 or no value.
+                let unset = match ty {
+                    Type::Bool => 0,
+                    Type::Int => 0,
+                    _ => NONE,
+                };
+                Box::new(move |p, vm| {
+                    let s = x.site(p, vm)?;
+                    check(p, s)?;
+                    Ok(match vm.pos.vars[offset + s as usize] {
+                        Value::None => unset,
+                        v => enc(v),
+                    })
+                })
+            }
+            Expr::Member(x, set) => {
+                let x = self.opnd(x);
+                let set = self.set(set);
+                Box::new(move |p, vm| {
+                    let s = x.site(p, vm)?;
+                    let set = set.get(p, vm)?;
+                    Ok(member(p, set, s) as i64)
+                })
+            }
+            Expr::OnTrack(x, t) => {
+                let x = self.opnd(x);
+                let t = self.opnd(t);
+                Box::new(move |p, vm| {
+                    let s = x.site(p, vm)?;
+                    let t = t.track(p, vm)?;
+                    Ok(p.game.tracks[t as usize].position[s as usize].is_some() as i64)
+                })
+            }
+            Expr::Random(a, b) => {
+                let (a, b) = (self.opnd(a), self.opnd(b));
+                Box::new(move |p, vm| {
+                    let (lo, hi) = (a.get(p, vm)?, b.get(p, vm)?);
+                    if hi < lo {
+                        return Err(Fault::error(format!("random({lo}, {hi}): the range is empty")));
+                    }
+                    let span = (hi.wrapping_sub(lo) as u64).wrapping_add(1);
+                    let r = vm.random();
+                    Ok(lo.wrapping_add(if span == 0 { r } else { r % span } as i64))
+                })
+            }
+            Expr::Side(x) => {
+                let x = self.opnd(x);
+                let side: Vec<i64> = (0..self.g.players.len() as u8)
+                    .map(|p| self.g.partners.iter().find(|g| g.contains(&p)).map_or(p, |g| g[0]) as i64)
+                    .collect();
+                Box::new(move |p, vm| Ok(side[x.player(p, vm)? as usize]))
+            }
+            Expr::Hook(h, args) => self.hook(*h, args),
+            Expr::Cond(c, a, b) => {
+                let (c, a, b) = (self.opnd(c), self.opnd(a), self.opnd(b));
+                Box::new(move |p, vm| if c.get(p, vm)? != 0 { a.get(p, vm) } else { b.get(p, vm) })
+            }
+            Expr::Index(x) => {
+                let x = self.opnd(x);
+                Box::new(move |p, vm| {
+                    let s = x.site(p, vm)?;
+                    match &p.game.sites[s as usize].family {
+                        Some((_, i)) => Ok(*i),
+                        None => Err(Fault::error(format!(
+                            "`{}` belongs to no family, so it has no index",
+                            p.game.sites[s as usize].name
+                        ))),
+                    }
+                })
+            }
+            Expr::Owner(x) => {
+                let x = self.opnd(x);
+                let owner: Vec<i64> = self.g.sites.iter().map(|s| s.owner.map_or(NONE, |o| o as i64)).collect();
+                Box::new(move |p, vm| Ok(owner[x.site(p, vm)? as usize]))
+            }
+            Expr::OwnedSite(kind, pl) => {
+                let pl = self.opnd(pl);
+                let owned: Vec<i64> = self.g.owned[kind.index()].iter().map(|o| o.map_or(NONE, |s| s as i64)).collect();
+                Box::new(move |p, vm| Ok(owned.get(pl.player(p, vm)? as usize).copied().unwrap_or(NONE)))
+            }
+            Expr::Relation(r, x) => {
+                let x = self.opnd(x);
+                let r = *r as usize;
+                let table: Vec<i64> = self.g.relations[r].1.iter().map(|t| t.map_or(NONE, |s| s as i64)).collect();
+                Box::new(move |p, vm| {
+                    let s = x.site(p, vm)?;
+                    match table[s as usize] {
+                        NONE => Err(Fault::error(format!(
+                            "relation `{}` names no site for `{}`",
+                            p.game.relations[r].0, p.game.sites[s as usize].name
+                        ))),
+                        t => Ok(t),
+                    }
+                })
+            }
+            Expr::IsKind(x, k) => {
+                let x = self.opnd(x);
+                let is: Vec<bool> = self.g.sites.iter().map(|s| s.kind == *k).collect();
+                Box::new(move |p, vm| Ok(is[x.site(p, vm)? as usize] as i64))
+            }
+            Expr::Family(f, x) => {
+                let key_ty = self.ty(x);
+                let x = self.opnd(x);
+                let fam = *f as usize;
+                Box::new(move |p, vm| {
+                    let key = dec(key_ty, x.get(p, vm)?);
+                    match p.game.families[fam].members.get(&key) {
+                        Some(v) => Ok(enc(*v)),
+                        None => Err(Fault::error(format!("`{}` has no member {key:?}", p.game.families[fam].name))),
+                    }
+                })
+            }
+            Expr::Not(x) => {
+                let x = self.opnd(x);
+                Box::new(move |p, vm| Ok((x.get(p, vm)? == 0) as i64))
+            }
+            Expr::Neg(x) => {
+                let x = self.opnd(x);
+                Box::new(move |p, vm| x.get(p, vm)?.checked_neg().ok_or_else(overflow))
+            }
+            Expr::Min(a, b) => {
+                let (a, b) = (self.opnd(a), self.opnd(b));
+                bin!(a, b, |x, y| Ok(x.min(y)))
+            }
+            Expr::Max(a, b) => {
+                let (a, b) = (self.opnd(a), self.opnd(b));
+                bin!(a, b, |x, y| Ok(x.max(y)))
+            }
+            Expr::Bin(op, a, b) => self.binary(*op, a, b),
+            Expr::Quant(q, slot, dom, body) => self.quant(*q, *slot, dom, body),
+            Expr::CanMove(x) => {
+                let x = self.opnd(x);
+                Box::new(move |p, vm| {
+                    let pl = x.player(p, vm)?;
+                    Ok(movegen::can_move(p, vm, pl)? as i64)
+                })
+            }
+            Expr::Filter(..) | Expr::KindSet(..) => {
+                // A set where one value is wanted: the compiler never asks.
+                Box::new(|_, _| Err(Fault::error("a set of sites where one value was expected".into())))
+            }
+        }
+    }
+
+    /// How many counters a site, or every site of a set, holds.
+    fn count(&mut self, x: &Expr, colour: Option<&Expr>) -> Fx {
+        let colour = colour.map(|c| self.opnd(c));
+        if self.ty(x) == Type::Set {
+            let set = self.set(x);
+            return Box::new(move |p, vm| {
+                let set = set.get(p, vm)?;
+                let c = match &colour {
+                    Some(c) => Some(c.player(p, vm)?),
+                    None => None,
+                };
+                read_set(p, vm, set);
+                let mut total = 0i64;
+                let one = |vm: &Vm, s: SiteId| match c {
+                    Some(c) => vm.colour_count(s, c) as i64,
+                    None => vm.count(s) as i64,
+                };
+                match set {
+                    SetV::One(s) => total = one(vm, s),
+                    SetV::Fixed(id) => {
+                        for &s in &p.game.sets[id as usize] {
+                            total += one(vm, s);
+                        }
+                    }
+                    SetV::Mask(mut m) => {
+                        while m != 0 {
+                            total += one(vm, m.trailing_zeros() as SiteId);
+                            m &= m - 1;
+                        }
+                    }
+                }
+                Ok(total)
+            });
+        }
+        let x = self.opnd(x);
+        match colour {
+            None => Box::new(move |p, vm| {
+                let s = x.site(p, vm)?;
+                vm.read(s);
+                Ok(vm.count(s) as i64)
+            }),
+            Some(c) => Box::new(move |p, vm| {
+                let s = x.site(p, vm)?;
+                let c = c.player(p, vm)?;
+                vm.read(s);
+                Ok(vm.colour_count(s, c) as i64)
+            }),
+        }
+    }
+
+    /// The terms of a chain of one operator (`a and b and c`), in order.
+    fn chain(&mut self, op: BinOp, e: &Expr, out: &mut Vec<Opnd>) {
+        match e {
+            Expr::Bin(o, a, b) if *o == op => {
+                self.chain(op, a, out);
+                self.chain(op, b, out);
+            }
+            _ => out.push(self.opnd(e)),
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Fx {
+        if matches!(op, BinOp::Eq | BinOp::Ne) && self.ty(a) == Type::Set {
+            let (x, y) = (self.set(a), self.set(b));
+            let eq = op == BinOp::Eq;
+            return Box::new(move |p, vm| {
+                let (x, y) = (x.get(p, vm)?, y.get(p, vm)?);
+                Ok(((x == y) == eq) as i64)
+            });
+        }
+        let sites = self.ty(a) == Type::Site;
+        let (a, b) = (self.opnd(a), self.opnd(b));
+        match op {
+            BinOp::And | BinOp::Or => unreachable!("chains of `and` and `or` are lowered in `x`"),
+            BinOp::Eq => bin!(a, b, |x, y| Ok((x == y) as i64)),
+            BinOp::Ne => bin!(a, b, |x, y| Ok((x != y) as i64)),
+            // Sites compare by the order they are declared in.
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge if sites => {
+                let cmp =
+                    move |p: &Program, vm: &mut Vm| -> Res<(SiteId, SiteId)> { Ok((a.site(p, vm)?, b.site(p, vm)?)) };
+                match op {
+                    BinOp::Lt => Box::new(move |p, vm| cmp(p, vm).map(|(x, y)| (x < y) as i64)),
+                    BinOp::Le => Box::new(move |p, vm| cmp(p, vm).map(|(x, y)| (x <= y) as i64)),
+                    BinOp::Gt => Box::new(move |p, vm| cmp(p, vm).map(|(x, y)| (x > y) as i64)),
+                    _ => Box::new(move |p, vm| cmp(p, vm).map(|(x, y)| (x >= y) as i64)),
+                }
+            }
+            BinOp::Lt => bin!(a, b, |x, y| Ok((x < y) as i64)),
+            BinOp::Le => bin!(a, b, |x, y| Ok((x <= y) as i64)),
+            BinOp::Gt => bin!(a, b, |x, y| Ok((x > y) as i64)),
+            BinOp::Ge => bin!(a, b, |x, y| Ok((x >= y) as i64)),
+            BinOp::Add => bin!(a, b, |x, y| Ok(x.saturating_add(y))),
+            BinOp::Sub => bin!(a, b, |x, y| Ok(x.saturating_sub(y))),
+            BinOp::Mul => bin!(a, b, |x, y| Ok(x.saturating_mul(y))),
+            BinOp::Div => bin!(a, b, |x, y| {
+                if y == 0 {
+                    return Err(Fault::error("division by zero".into()));
+                }
+                x.checked_div_euclid(y).ok_or_else(overflow)
+            }),
+            BinOp::Mod => bin!(a, b, |x, y| {
+                if y == 0 {
+                    return Err(Fault::error("division by zero".into()));
+                }
+                x.checked_rem_euclid(y).ok_or_else(overflow)
+            }),
+        }
+    }
+
+    fn quant(&mut self, q: Quant, slot: u8, dom: &Domain, body: &Expr) -> Fx {
+        let slot = slot as usize;
+        let domain = match dom {
+            Domain::Players => QDomain::Players,
+            Domain::Range(a, b) => QDomain::Range(self.opnd(a), self.opnd(b)),
+            Domain::Set(s) => QDomain::Set(self.set(s)),
+            Domain::Arrangements(_) | Domain::Tracks => {
+                return Box::new(|_, _| Err(Fault::error("a quantifier over arrangements or tracks".into())));
+            }
+        };
+        self.slots[slot] = match dom {
+            Domain::Players => Type::Player,
+            Domain::Range(..) => Type::Int,
+            _ => Type::Site,
+        };
+        let body = self.opnd(body);
+        let np = self.g.players.len() as i64;
+        match domain {
+            QDomain::Players => Box::new(move |p, vm| {
+                let (mut acc, mut stopped) = (0, false);
+                for v in 0..np {
+                    vm.tick()?;
+                    vm.locals[slot] = v;
+                    if quant_step(q, body.get(p, vm)?, &mut acc) {
+                        stopped = true;
+                        break;
+                    }
+                }
+                Ok(quant_result(q, acc, stopped))
+            }),
+            QDomain::Range(a, b) => Box::new(move |p, vm| {
+                let (lo, hi) = (a.get(p, vm)?, b.get(p, vm)?);
+                check_range(lo, hi)?;
+                let (mut acc, mut stopped) = (0, false);
+                for v in lo..=hi {
+                    vm.tick()?;
+                    vm.locals[slot] = v;
+                    if quant_step(q, body.get(p, vm)?, &mut acc) {
+                        stopped = true;
+                        break;
+                    }
+                }
+                Ok(quant_result(q, acc, stopped))
+            }),
+            QDomain::Set(s) => Box::new(move |p, vm| {
+                let set = s.get(p, vm)?;
+                let (mut acc, mut stopped) = (0, false);
+                for_each_site(p, vm, set, |p, vm, s| {
+                    vm.tick()?;
+                    vm.locals[slot] = s as i64;
+                    stopped = quant_step(q, body.get(p, vm)?, &mut acc);
+                    Ok(stopped)
+                })?;
+                Ok(quant_result(q, acc, stopped))
+            }),
+        }
+    }
+
+    fn hook(&mut self, h: u16, args: &[Expr]) -> Fx {
+        enum Arg {
+            Scalar(Type, Opnd),
+            Set(SetOpnd),
+        }
+        let args: Vec<Arg> = args
+            .iter()
+            .map(|a| match self.ty(a) {
+                Type::Set => Arg::Set(self.set(a)),
+                ty => Arg::Scalar(ty, self.opnd(a)),
+            })
+            .collect();
+        let returns = self.ty(&Expr::Hook(h, vec![]));
+        Box::new(move |p, vm| {
+            let mut vals = Vec::with_capacity(args.len());
+            for a in &args {
+                vals.push(match a {
+                    Arg::Scalar(ty, x) => dec(*ty, x.get(p, vm)?),
+                    Arg::Set(s) => s.get(p, vm)?.value(),
+                });
+            }
+            let hooks = p.game.hooks.as_ref().ok_or_else(|| Fault::error("no hooks".into()))?;
+            let v = hooks.call(&p.game, h, &vals).map_err(|(m, span)| Fault::at(m, span))?;
+            match (v, returns) {
+                (Value::None, Type::Int) => Err(none_here("a number")),
+                (v, _) => Ok(enc(v)),
+            }
+        })
+    }
+
+    /// An expression whose value is a set of sites, read in place when it is
+    /// a fixed set or a player's sites of a kind.
+    pub(crate) fn set(&mut self, e: &Expr) -> SetOpnd {
+        match e {
+            Expr::Const(Value::Set(id)) => SetOpnd::Fixed(*id),
+            Expr::KindSet(kind, pl) if self.leaf(pl).is_some() => {
+                SetOpnd::OfPlayer(self.g.kind_sets[kind.index()].clone().into(), self.leaf(pl).expect("a leaf"))
+            }
+            _ => SetOpnd::Dyn(self.set_fn(e)),
+        }
+    }
+
+    /// An expression whose value is a set of sites (a single site is a set of one).
+    fn set_fn(&mut self, e: &Expr) -> Fset {
+        match e {
+            Expr::Const(Value::Set(id)) => {
+                let id = *id;
+                Box::new(move |_, _| Ok(SetV::Fixed(id)))
+            }
+            Expr::Const(Value::Mask(m)) => {
+                let m = *m;
+                Box::new(move |_, _| Ok(SetV::Mask(m)))
+            }
+            Expr::Local(s) if self.slots[*s as usize] == Type::Set => {
+                let s = *s as usize;
+                Box::new(move |_, vm| Ok(vm.sets[s]))
+            }
+            Expr::KindSet(kind, pl) => {
+                let pl = self.opnd(pl);
+                let ids: Vec<u16> = self.g.kind_sets[kind.index()].clone();
+                Box::new(move |p, vm| Ok(SetV::Fixed(ids[pl.player(p, vm)? as usize])))
+            }
+            Expr::Filter(set, slot, cond) => {
+                let set = self.set(set);
+                let slot = *slot as usize;
+                self.slots[slot] = Type::Site;
+                let cond = self.opnd(cond);
+                Box::new(move |p, vm| {
+                    let set = set.get(p, vm)?;
+                    let mut mask = 0u64;
+                    for_each_site(p, vm, set, |p, vm, s| {
+                        if s >= 64 {
+                            return Err(Fault::error(
+                                "a set filtered during play can hold only the first 64 sites".into(),
+                            ));
+                        }
+                        vm.locals[slot] = s as i64;
+                        if cond.get(p, vm)? != 0 {
+                            mask |= 1 << s;
+                        }
+                        Ok(false)
+                    })?;
+                    Ok(SetV::Mask(mask))
+                })
+            }
+            Expr::Cond(c, a, b) if self.ty(a) == Type::Set => {
+                let c = self.opnd(c);
+                let (a, b) = (self.set(a), self.set(b));
+                Box::new(move |p, vm| if c.get(p, vm)? != 0 { a.get(p, vm) } else { b.get(p, vm) })
+            }
+            _ if self.ty(e) == Type::Set => {
+                Box::new(|_, _| Err(Fault::error("this set of sites cannot be computed during play".into())))
+            }
+            // One site.
+            _ => {
+                let x = self.opnd(e);
+                Box::new(move |p, vm| {
+                    let v = x.get(p, vm)?;
+                    if v < 0 {
+                        return Err(none_here("a set of sites"));
+                    }
+                    Ok(SetV::One(v as SiteId))
+                })
+            }
+        }
+    }
+
+    /// The check that a per-site state variable kept for one kind of site is
+    /// read or set only for a site of that kind.
+    pub(crate) fn kind_check(&self, var: u16) -> impl Fn(&Program, SiteId) -> Res<()> + Send + Sync + use<> {
+        let kind = self.g.state[var as usize].kind;
+        move |p: &Program, s: SiteId| {
+            let Some(k) = kind else { return Ok(()) };
+            let site = &p.game.sites[s as usize];
+            if site.kind == k {
+                return Ok(());
+            }
+            let v = &p.game.state[var as usize];
+            Err(Fault::error(format!(
+                "`{}` is kept for every {}; `{}` is a {}",
+                v.name,
+                k.word(),
+                site.name,
+                site.kind.word()
+            )))
+        }
+    }
+}
+
+/// Takes one value of a quantifier's body; true when the answer is known.
+#[inline(always)]
+fn quant_step(q: Quant, r: i64, acc: &mut i64) -> bool {
+    match q {
+        Quant::Sum => {
+            *acc = acc.saturating_add(r);
+            false
+        }
+        Quant::Any => r != 0,
+        Quant::All => r == 0,
+    }
+}
+
+/// A quantifier's value: the sum, or whether it stopped early (`any`: one
+/// held; `all`: one failed).
+#[inline(always)]
+fn quant_result(q: Quant, acc: i64, stopped: bool) -> i64 {
+    match q {
+        Quant::Sum => acc,
+        Quant::Any => stopped as i64,
+        Quant::All => !stopped as i64,
+    }
+}
+
+enum QDomain {
+    Players,
+    Range(Opnd, Opnd),
+    Set(SetOpnd),
+}

@@ -1,0 +1,182 @@
+//! The compiled program: a [`Game`]'s rules lowered once, when an engine is
+//! made, to closures over a [`Vm`], with the tables they read. It never
+//! changes during play and is shared by every copy of the engine, so the hot
+//! path (legal moves, apply, undo) walks no syntax tree and allocates nothing.
+//!
+//! Lowering, in order: the setup; each move's choices (domain, then `where`)
+//! and body (its own statements, then its rules'); the `avoid`s; the `end`s;
+//! the phase changes; the score; the glyphs. Local variables are typed as
+//! they are bound, in that order, so every closure knows the type of what it
+//! reads (see [`crate::engine::vm::NONE`] for how values are held).
+
+pub(crate) mod expr;
+pub(crate) mod stmt;
+
+use std::sync::{Arc, OnceLock};
+
+use expr::{Opnd, SetOpnd};
+
+use super::game::{Domain, Game, Type};
+use super::vm::{Res, SetV, Vm};
+
+pub(crate) type Fx = Box<dyn Fn(&Program, &mut Vm) -> Res<i64> + Send + Sync>;
+pub(crate) type Fset = Box<dyn Fn(&Program, &mut Vm) -> Res<SetV> + Send + Sync>;
+pub(crate) type Fst = Box<dyn Fn(&Program, &mut Vm) -> Res<()> + Send + Sync>;
+pub(crate) type Block = Vec<Fst>;
+
+/// Runs a block of statements.
+#[inline]
+pub(crate) fn run(block: &[Fst], p: &Program, vm: &mut Vm) -> Res<()> {
+    for s in block {
+        s(p, vm)?;
+    }
+    Ok(())
+}
+
+/// Where the values of a choice come from.
+pub(crate) enum ChoiceDomain {
+    Range(Opnd, Opnd),
+    Set(SetOpnd),
+    Players,
+    Tracks,
+    /// Every order of the colours in a site: the move's `order`.
+    Arrangements(Opnd),
+}
+
+pub(crate) struct Choice {
+    pub slot: usize,
+    pub domain: ChoiceDomain,
+    pub filter: Option<Opnd>,
+}
+
+impl Choice {
+    /// Whether this choice is an order of colours (bound to no value).
+    #[inline]
+    pub(crate) fn is_order(&self) -> bool {
+        matches!(self.domain, ChoiceDomain::Arrangements(_))
+    }
+}
+
+pub(crate) struct MoveProg {
+    pub phase: u8,
+    pub choices: Vec<Choice>,
+    pub body: Block,
+    /// See [`crate::engine::game::MoveDef::needs_trial`].
+    pub needs_trial: bool,
+    pub nonempty: Option<usize>,
+    /// One choice, of a site from a set, and no trial: enumerated by a
+    /// plain loop (see `movegen::one_site`).
+    pub one_site: bool,
+}
+
+pub struct Program {
+    pub(crate) game: Arc<Game>,
+    pub(crate) setup: Block,
+    pub(crate) moves: Vec<MoveProg>,
+    pub(crate) avoids: Vec<Opnd>,
+    pub(crate) ends: Vec<(Opnd, Block)>,
+    /// Each phase's changes: the phase to enter and when.
+    pub(crate) phases: Vec<Vec<(u8, Opnd)>>,
+    pub(crate) score_slot: usize,
+    pub(crate) score: Opnd,
+    pub(crate) glyphs: Vec<Opnd>,
+    /// Each fixed set of sites as bits, for membership tests.
+    pub(crate) members: Vec<Vec<u64>>,
+    /// Each site's owner ([`crate::engine::vm::NONE`]: none) and kind.
+    pub(crate) owners: Vec<i64>,
+    pub(crate) kinds: Vec<u8>,
+    /// The sowing tables (see [`stmt::SowTable`]), made on first use.
+    pub(crate) sow_tables: Vec<OnceLock<stmt::SowTable>>,
+    /// How many local variable slots the closures use.
+    pub(crate) locals: usize,
+}
+
+impl std::fmt::Debug for Program {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Program").field("game", &self.game.name).field("moves", &self.moves.len()).finish()
+    }
+}
+
+/// The lowering: the game, and the type each local slot holds as lowering
+/// goes through the program in order.
+pub(crate) struct Lower<'g> {
+    pub g: &'g Game,
+    pub slots: Vec<Type>,
+    /// Sowing tables handed out so far.
+    pub sow_cells: usize,
+}
+
+impl Program {
+    pub fn new(game: Arc<Game>) -> Program {
+        let locals = game.locals.max(1) + 4;
+        let mut l = Lower { g: &game, slots: vec![Type::Int; locals], sow_cells: 0 };
+        let setup = l.block(&game.setup);
+        let mut moves = Vec::with_capacity(game.moves.len());
+        for def in &game.moves {
+            let mut choices = Vec::with_capacity(def.params.len());
+            for p in &def.params {
+                let (domain, ty) = match &p.domain {
+                    Domain::Range(a, b) => (ChoiceDomain::Range(l.opnd(a), l.opnd(b)), Type::Int),
+                    Domain::Set(s) => (ChoiceDomain::Set(l.set(s)), Type::Site),
+                    Domain::Players => (ChoiceDomain::Players, Type::Player),
+                    Domain::Tracks => (ChoiceDomain::Tracks, Type::Track),
+                    Domain::Arrangements(s) => (ChoiceDomain::Arrangements(l.opnd(s)), Type::Order),
+                };
+                l.slots[p.slot as usize] = ty;
+                let filter = p.filter.as_ref().map(|f| l.opnd(f));
+                choices.push(Choice { slot: p.slot as usize, domain, filter });
+            }
+            let body = l.block(&def.body);
+            let one_site = choices.len() == 1
+                && matches!(choices[0].domain, ChoiceDomain::Set(_))
+                && !def.needs_trial
+                && def.nonempty.is_none_or(|k| k == 0);
+            moves.push(MoveProg {
+                one_site,
+                phase: def.phase,
+                choices,
+                body,
+                needs_trial: def.needs_trial,
+                nonempty: def.nonempty,
+            });
+        }
+        let avoids = game.avoids.iter().map(|(_, c)| l.opnd(c)).collect();
+        let ends = game.ends.iter().map(|e| (l.opnd(&e.cond), l.block(&e.body))).collect();
+        let phases =
+            game.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c)| (*to, l.opnd(c))).collect()).collect();
+        l.slots[game.score.0 as usize] = Type::Player;
+        let score = l.opnd(&game.score.1);
+        l.slots[game.glyph_slot as usize] = Type::Site;
+        let glyphs = game.glyphs.iter().map(|(_, c)| l.opnd(c)).collect();
+        let members = game
+            .sets
+            .iter()
+            .map(|set| {
+                let mut bits = vec![0u64; game.sites.len().div_ceil(64)];
+                for &s in set {
+                    bits[s as usize / 64] |= 1 << (s % 64);
+                }
+                bits
+            })
+            .collect();
+        let sow_tables = (0..l.sow_cells).map(|_| OnceLock::new()).collect();
+        let owners = game.sites.iter().map(|s| s.owner.map_or(super::vm::NONE, |o| o as i64)).collect();
+        let kinds = game.sites.iter().map(|s| s.kind.index() as u8).collect();
+        Program {
+            setup,
+            moves,
+            avoids,
+            ends,
+            phases,
+            score_slot: game.score.0 as usize,
+            score,
+            glyphs,
+            members,
+            owners,
+            kinds,
+            sow_tables,
+            locals,
+            game,
+        }
+    }
+}

@@ -1,0 +1,448 @@
+//! Statements lowered to closures: sowing, taking, putting, state, control.
+//! A sowing runs along a table of next sites made once per statement, track
+//! and mover, with its fixed skip clauses already applied.
+
+use std::sync::OnceLock;
+
+use super::expr::{Opnd, dec, for_each_site};
+use super::{Block, Fst, Lower, Program, run};
+use crate::engine::arrange;
+use crate::engine::game::{Domain, SiteId, Stmt, StmtKind, Type};
+use crate::engine::vm::{Fault, Res, Vm, check_range};
+
+/// Most counters a game may have; `put` refuses to go beyond it, and no
+/// move can, since moves conserve counters.
+pub(crate) const MAX_COUNT: i32 = 100_000_000;
+
+/// Where a sowing goes from each place on a track, the fixed skip clauses
+/// applied: `next[i]` is the place after place `i` (`next[len]`: the first,
+/// for a source off the track), [`OFF`] past the end of a linear track.
+pub(crate) struct SowTable {
+    next: Box<[u16]>,
+    /// A cyclic track whose every site is skipped.
+    all_skipped: bool,
+}
+
+pub(crate) const OFF: u16 = u16::MAX;
+
+impl SowTable {
+    fn new(skipped: &[bool], cyclic: bool) -> SowTable {
+        let len = skipped.len();
+        let mut next = vec![OFF; len + 1];
+        for (i, n) in next.iter_mut().enumerate() {
+            let mut j = if i == len { 0 } else { i + 1 };
+            for _ in 0..=len {
+                if j >= len {
+                    if !cyclic {
+                        break;
+                    }
+                    j = 0;
+                }
+                if !skipped[j] {
+                    *n = j as u16;
+                    break;
+                }
+                j += 1;
+            }
+        }
+        SowTable { next: next.into(), all_skipped: cyclic && skipped.iter().all(|&s| s) }
+    }
+}
+
+/// The table of a sowing statement for a track and the mover, made on first use.
+fn sow_table<'p>(
+    p: &'p Program,
+    vm: &mut Vm,
+    cell: &'p OnceLock<SowTable>,
+    t: u16,
+    fixed: &[Opnd],
+    it: usize,
+) -> Res<&'p SowTable> {
+    if let Some(tab) = cell.get() {
+        return Ok(tab);
+    }
+    let track = &p.game.tracks[t as usize];
+    let mut skipped = vec![false; track.sites.len()];
+    for (i, &site) in track.sites.iter().enumerate() {
+        vm.locals[it] = site as i64;
+        for c in fixed {
+            if c.get(p, vm)? != 0 {
+                skipped[i] = true;
+                break;
+            }
+        }
+    }
+    let _ = cell.set(SowTable::new(&skipped, track.cyclic));
+    Ok(cell.get().expect("set just above"))
+}
+
+#[cold]
+fn all_skipped(p: &Program, t: u16) -> Fault {
+    Fault::error(format!(
+        "every site of track `{}` is skipped: the sowing cannot go on",
+        p.game.tracks[t as usize].name
+    ))
+}
+
+impl Lower<'_> {
+    pub(crate) fn block(&mut self, stmts: &[Stmt]) -> Block {
+        stmts.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Fst {
+        match &s.kind {
+            StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips } => {
+                self.sow(amount.as_ref(), source, track, *it, *ordered, fixed_skips, skips)
+            }
+            StmtKind::Take { amount, colour, from, to } => {
+                let to = self.opnd(to);
+                let colour = colour.as_ref().map(|c| self.opnd(c));
+                match amount {
+                    Some(a) => {
+                        let from = self.opnd(from);
+                        let a = self.opnd(a);
+                        Box::new(move |p, vm| {
+                            let dst = to.site(p, vm)?;
+                            let s = from.site(p, vm)?;
+                            let c = match &colour {
+                                Some(c) => Some(c.player(p, vm)? as usize),
+                                None => None,
+                            };
+                            let n = a.get(p, vm)?;
+                            vm.read(s);
+                            let have = match c {
+                                Some(c) => vm.colour_count(s, c as u8),
+                                None => vm.count(s),
+                            };
+                            if n < 0 || n > have as i64 {
+                                return Err(Fault::ILLEGAL);
+                            }
+                            let c = c.unwrap_or(0);
+                            vm.add(s, c, -(n as i32));
+                            vm.add(dst, c, n as i32);
+                            Ok(())
+                        })
+                    }
+                    None => {
+                        let from = self.set(from);
+                        Box::new(move |p, vm| {
+                            let dst = to.site(p, vm)?;
+                            let src = from.get(p, vm)?;
+                            let colour = match &colour {
+                                Some(c) => Some(c.player(p, vm)? as usize),
+                                None => None,
+                            };
+                            let k = vm.colours;
+                            for_each_site(p, vm, src, |_, vm, s| {
+                                if s == dst {
+                                    return Ok(false);
+                                }
+                                vm.read(s);
+                                for c in 0..k {
+                                    if colour.is_some_and(|x| x != c) {
+                                        continue;
+                                    }
+                                    let m = std::mem::take(&mut vm.pos.counts[s as usize * k + c]);
+                                    vm.pos.counts[dst as usize * k + c] += m;
+                                }
+                                Ok(false)
+                            })
+                        })
+                    }
+                }
+            }
+            StmtKind::Put { amount, colour, target } => {
+                let amount = self.opnd(amount);
+                let colour = colour.as_ref().map(|c| self.opnd(c));
+                let target = self.set(target);
+                Box::new(move |p, vm| {
+                    let n = amount.get(p, vm)?;
+                    if !(0..=1_000_000).contains(&n) {
+                        return Err(Fault::error(format!("`put` of {n} counters: must be 0 to 1000000")));
+                    }
+                    let colour = match &colour {
+                        Some(c) => c.player(p, vm)? as usize,
+                        None => 0,
+                    };
+                    let t = target.get(p, vm)?;
+                    // The limit on all counters reads every count, banks too.
+                    vm.bank_read |= !vm.banks.is_empty();
+                    for_each_site(p, vm, t, |_, vm, s| {
+                        if vm.total_counters() + n > MAX_COUNT as i64 {
+                            return Err(Fault::error(format!(
+                                "`put` would make more than {MAX_COUNT} counters in all"
+                            )));
+                        }
+                        vm.add(s, colour, n as i32);
+                        Ok(false)
+                    })
+                })
+            }
+            StmtKind::If { branches, otherwise } => {
+                let branches: Vec<(Opnd, Block)> =
+                    branches.iter().map(|(c, then)| (self.opnd(c), self.block(then))).collect();
+                let otherwise = self.block(otherwise);
+                if branches.len() == 1 && otherwise.is_empty() {
+                    let (c, then) = branches.into_iter().next().expect("one branch");
+                    return Box::new(move |p, vm| if c.get(p, vm)? != 0 { run(&then, p, vm) } else { Ok(()) });
+                }
+                Box::new(move |p, vm| {
+                    for (c, then) in &branches {
+                        if c.get(p, vm)? != 0 {
+                            return run(then, p, vm);
+                        }
+                    }
+                    run(&otherwise, p, vm)
+                })
+            }
+            StmtKind::For { var, domain, body } => {
+                let var = *var as usize;
+                match domain {
+                    Domain::Players => {
+                        self.slots[var] = Type::Player;
+                        let body = self.block(body);
+                        let np = self.g.players.len() as i64;
+                        Box::new(move |p, vm| {
+                            for pl in 0..np {
+                                vm.locals[var] = pl;
+                                run(&body, p, vm)?;
+                            }
+                            Ok(())
+                        })
+                    }
+                    Domain::Range(a, b) => {
+                        let (a, b) = (self.opnd(a), self.opnd(b));
+                        self.slots[var] = Type::Int;
+                        let body = self.block(body);
+                        Box::new(move |p, vm| {
+                            let (lo, hi) = (a.get(p, vm)?, b.get(p, vm)?);
+                            check_range(lo, hi)?;
+                            for v in lo..=hi {
+                                vm.tick()?;
+                                vm.locals[var] = v;
+                                run(&body, p, vm)?;
+                            }
+                            Ok(())
+                        })
+                    }
+                    Domain::Set(s) => {
+                        let set = self.set(s);
+                        self.slots[var] = Type::Site;
+                        let body = self.block(body);
+                        Box::new(move |p, vm| {
+                            let set = set.get(p, vm)?;
+                            for_each_site(p, vm, set, |p, vm, s| {
+                                vm.locals[var] = s as i64;
+                                run(&body, p, vm).map(|_| false)
+                            })
+                        })
+                    }
+                    Domain::Arrangements(_) | Domain::Tracks => {
+                        Box::new(|_, _| Err(Fault::error("a loop over arrangements or tracks".into())))
+                    }
+                }
+            }
+            StmtKind::Let { var, value } => {
+                let var = *var as usize;
+                let ty = self.ty(value);
+                if ty == Type::Set {
+                    let value = self.set(value);
+                    self.slots[var] = ty;
+                    return Box::new(move |p, vm| {
+                        vm.sets[var] = value.get(p, vm)?;
+                        Ok(())
+                    });
+                }
+                let value = self.x(value);
+                self.slots[var] = ty;
+                Box::new(move |p, vm| {
+                    vm.locals[var] = value(p, vm)?;
+                    Ok(())
+                })
+            }
+            StmtKind::Set { var, site, value } => {
+                let v = &self.g.state[*var as usize];
+                let (offset, ty) = (v.offset, v.ty);
+                let value = self.opnd(value);
+                match site {
+                    None => Box::new(move |p, vm| {
+                        vm.pos.vars[offset] = dec(ty, value.get(p, vm)?);
+                        Ok(())
+                    }),
+                    Some(x) => {
+                        let x = self.opnd(x);
+                        let check = self.kind_check(*var);
+                        Box::new(move |p, vm| {
+                            let s = x.site(p, vm)?;
+                            check(p, s)?;
+                            vm.pos.vars[offset + s as usize] = dec(ty, value.get(p, vm)?);
+                            Ok(())
+                        })
+                    }
+                }
+            }
+            StmtKind::Swap(a, b) => {
+                let (a, b) = (self.opnd(a), self.opnd(b));
+                let per_site: Vec<usize> = self.g.state.iter().filter(|v| v.per_site).map(|v| v.offset).collect();
+                Box::new(move |p, vm| {
+                    let (a, b) = (a.site(p, vm)? as usize, b.site(p, vm)? as usize);
+                    vm.read(a as SiteId);
+                    vm.read(b as SiteId);
+                    let k = vm.colours;
+                    for c in 0..k {
+                        vm.pos.counts.swap(a * k + c, b * k + c);
+                    }
+                    for &offset in &per_site {
+                        vm.pos.vars.swap(offset + a, offset + b);
+                    }
+                    Ok(())
+                })
+            }
+            StmtKind::Enter(ph) => {
+                let ph = *ph;
+                Box::new(move |_, vm| {
+                    vm.f.enter = Some(ph);
+                    Ok(())
+                })
+            }
+            StmtKind::Require(c) => {
+                let c = self.opnd(c);
+                Box::new(move |p, vm| if c.get(p, vm)? != 0 { Ok(()) } else { Err(Fault::ILLEGAL) })
+            }
+            StmtKind::Again => Box::new(|_, vm| {
+                vm.f.again = true;
+                Ok(())
+            }),
+            StmtKind::EndGame => Box::new(|_, vm| {
+                vm.f.end = true;
+                Ok(())
+            }),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn sow(
+        &mut self,
+        amount: Option<&crate::engine::game::Expr>,
+        source: &crate::engine::game::Expr,
+        track: &crate::engine::game::Expr,
+        it: u8,
+        ordered: bool,
+        fixed_skips: &[crate::engine::game::Expr],
+        skips: &[crate::engine::game::Expr],
+    ) -> Fst {
+        let src = self.opnd(source);
+        let trk = self.opnd(track);
+        let amount = amount.map(|a| self.opnd(a));
+        let it = it as usize;
+        self.slots[it] = Type::Site;
+        let fixed: Vec<Opnd> = fixed_skips.iter().map(|e| self.opnd(e)).collect();
+        let dynamic: Vec<Opnd> = skips.iter().map(|e| self.opnd(e)).collect();
+        // This statement's tables: one per track and mover, from `base`.
+        let base = self.sow_cells;
+        self.sow_cells += self.g.tracks.len() * self.g.players.len().max(1);
+        let np = self.g.players.len().max(1);
+        Box::new(move |p, vm| {
+            let s = src.site(p, vm)?;
+            let t = trk.track(p, vm)?;
+            vm.read(s);
+            let have = vm.count(s);
+            let n = match &amount {
+                Some(a) => a.get(p, vm)?,
+                None => have as i64,
+            };
+            if n <= 0 || n > have as i64 {
+                return Err(Fault::ILLEGAL);
+            }
+            let n = n as i32;
+            // The colours lifted, in the order they are sown.
+            let mut order = None;
+            if vm.colours == 1 {
+                vm.pos.counts[s as usize] -= n;
+            } else {
+                let k = vm.colours.min(arrange::MAX_COLOURS);
+                let mut lifted = [0u32; arrange::MAX_COLOURS];
+                for (c, l) in lifted.iter_mut().enumerate().take(k) {
+                    *l = vm.colour_count(s, c as u8).max(0) as u32;
+                }
+                if n < have {
+                    // Part of a coloured site: colours in seat order.
+                    let mut left = n as u32;
+                    for c in lifted.iter_mut().take(k) {
+                        let take = (*c).min(left);
+                        *c = take;
+                        left -= take;
+                    }
+                }
+                let rank = if ordered { vm.f.order } else { 0 };
+                order = Some(arrange::Unrank::new(&lifted[..k], rank).ok_or_else(|| {
+                    Fault::error(format!("no order {rank} of the counters in `{}`", p.game.sites[s as usize].name))
+                })?);
+                for (c, &m) in lifted.iter().enumerate().take(k) {
+                    vm.add(s, c, -(m as i32));
+                }
+            }
+            let track = &p.game.tracks[t as usize];
+            let len = track.sites.len();
+            if len == 0 {
+                return Err(Fault::error(format!("track `{}` has no sites", track.name)));
+            }
+            let cell = &p.sow_tables[base + t as usize * np + vm.f.mover as usize];
+            let tab = sow_table(p, vm, cell, t, &fixed, it)?;
+            if tab.all_skipped {
+                return Err(all_skipped(p, t));
+            }
+            let mut pos = track.position[s as usize].map_or(len, |x| x as usize);
+            if order.is_none() && dynamic.is_empty() {
+                // The common case: one colour, every skip tabulated.
+                vm.spend(n as u64)?;
+                for _ in 0..n {
+                    let nx = tab.next[pos];
+                    if nx == OFF {
+                        return Err(Fault::ILLEGAL);
+                    }
+                    pos = nx as usize;
+                    vm.pos.counts[track.sites[pos] as usize] += 1;
+                }
+                vm.f.last = track.sites[pos];
+                vm.f.last_colour = 0;
+                return Ok(());
+            }
+            let mut left = n;
+            let mut idle = 0;
+            while left > 0 {
+                vm.tick()?;
+                let nx = tab.next[pos];
+                if nx == OFF {
+                    return Err(Fault::ILLEGAL);
+                }
+                pos = nx as usize;
+                let site = track.sites[pos];
+                if !dynamic.is_empty() {
+                    vm.locals[it] = site as i64;
+                    let mut skip = false;
+                    for c in &dynamic {
+                        if c.get(p, vm)? != 0 {
+                            skip = true;
+                            break;
+                        }
+                    }
+                    if skip {
+                        idle += 1;
+                        if idle > len {
+                            return Err(all_skipped(p, t));
+                        }
+                        continue;
+                    }
+                }
+                idle = 0;
+                let colour = order.as_mut().and_then(|u| u.next_colour()).unwrap_or(0);
+                vm.add(site, colour, 1);
+                left -= 1;
+                vm.f.last = site;
+                vm.f.last_colour = colour as u8;
+            }
+            Ok(())
+        })
+    }
+}

@@ -1,0 +1,355 @@
+//! The executor's changing part: the position, the move being made, local
+//! variables, the undo stack and the work budget. The compiled program
+//! ([`super::program::Program`]) never changes and is shared; every closure
+//! of it runs on a `Vm` passed to it as `&mut`.
+
+use super::game::{PlayerId, SiteId, Value};
+use super::{Halt, Move, Position, Turn};
+
+/// A halt inside the engine: one word, `Illegal` without allocating and the
+/// others boxed, so that a `Res<i64>` is returned in two registers. The
+/// public functions give back a [`Halt`].
+pub(crate) struct Fault(Option<Box<Halt>>);
+
+impl Fault {
+    pub(crate) const ILLEGAL: Fault = Fault(None);
+    #[cold]
+    pub(crate) fn error(m: String) -> Fault {
+        Fault(Some(Box::new(Halt::Error(m))))
+    }
+    #[cold]
+    pub(crate) fn at(m: String, span: crate::diagnostics::Span) -> Fault {
+        Fault(Some(Box::new(Halt::At(m, span))))
+    }
+    pub(crate) fn is_illegal(&self) -> bool {
+        self.0.is_none()
+    }
+    pub(crate) fn halt(self) -> Halt {
+        match self.0 {
+            None => Halt::Illegal,
+            Some(h) => *h,
+        }
+    }
+}
+
+pub(crate) type Res<T> = Result<T, Fault>;
+
+/// A scalar value during play is an `i64`: a number itself, a condition 0
+/// or 1, a player, site or track by its index, and "none" (a player owning
+/// no such site, a site with no owner) as [`NONE`]. The compiler has checked
+/// every type, so the program knows which each value is.
+pub(crate) const NONE: i64 = -1;
+/// `last` before any sowing.
+pub(crate) const NO_SITE: SiteId = SiteId::MAX;
+/// `last-colour` before any sowing.
+pub(crate) const NO_COLOUR: u8 = u8::MAX;
+
+/// A set of sites during play: a fixed set of the game's tables, one site,
+/// or a set computed during play (`(every pit where ...)`: bit `s` for site `s`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SetV {
+    Fixed(u16),
+    One(SiteId),
+    Mask(u64),
+}
+
+impl SetV {
+    pub(crate) fn value(self) -> Value {
+        match self {
+            SetV::Fixed(s) => Value::Set(s),
+            SetV::One(s) => Value::Site(s),
+            SetV::Mask(m) => Value::Mask(m),
+        }
+    }
+}
+
+/// What a move did, as its statements run.
+#[derive(Clone, Copy)]
+pub(crate) struct Frame {
+    pub mover: PlayerId,
+    pub next: PlayerId,
+    /// Where the last counter of the latest sowing fell ([`NO_SITE`]: none yet).
+    pub last: SiteId,
+    pub last_colour: u8,
+    pub again: bool,
+    pub end: bool,
+    pub enter: Option<u8>,
+    /// The move's order of colours.
+    pub order: u128,
+}
+
+impl Frame {
+    pub(crate) fn new(mover: PlayerId) -> Frame {
+        Frame {
+            mover,
+            next: mover,
+            last: NO_SITE,
+            last_colour: NO_COLOUR,
+            again: false,
+            end: false,
+            enter: None,
+            order: 0,
+        }
+    }
+}
+
+/// Loop and sowing steps one call of the engine may take.
+pub(crate) const FUEL: u64 = 20_000_000;
+
+pub(crate) struct Vm {
+    pub pos: Position,
+    /// Colours of counters (1, or one per player), copied from the game.
+    pub colours: usize,
+    /// Local variables: scalars here, sets in `sets`, by the same slot.
+    pub locals: Vec<i64>,
+    pub sets: Vec<SetV>,
+    pub f: Frame,
+    undo_counts: Vec<i32>,
+    undo_vars: Vec<Value>,
+    undo_turns: Vec<Turn>,
+    /// Reused buffers of moves (nothing is allocated once warm).
+    pub scratch: Vec<Vec<Move>>,
+    /// The groups of moves a random move is drawn from (reused buffer).
+    pub group_buf: Vec<(Move, u128)>,
+    /// Which of the moves being listed an `avoid` names (reused buffer).
+    pub avoided: Vec<bool>,
+    /// Local variables and frames kept aside while `can-move` looks for moves.
+    pub saved_locals: Vec<i64>,
+    pub saved_sets: Vec<SetV>,
+    pub depth: usize,
+    /// Work left before the rules are stopped as running away: one unit per
+    /// loop step and sowing step, refilled by every public call.
+    pub fuel: u64,
+    /// The game's seed, from which `random` draws.
+    pub seed: u64,
+    /// Draws made by `random` since the move (or scoring) began.
+    pub draws: u64,
+    /// Sites left out of the hash (empty: none), and whether the rules have
+    /// read how many counters one of them holds since they were set.
+    pub banks: Vec<bool>,
+    pub bank_read: bool,
+}
+
+impl Clone for Vm {
+    fn clone(&self) -> Self {
+        Vm {
+            pos: self.pos.clone(),
+            colours: self.colours,
+            locals: self.locals.clone(),
+            sets: self.sets.clone(),
+            f: self.f,
+            undo_counts: self.undo_counts.clone(),
+            undo_vars: self.undo_vars.clone(),
+            undo_turns: self.undo_turns.clone(),
+            scratch: vec![],
+            group_buf: vec![],
+            avoided: vec![],
+            saved_locals: vec![],
+            saved_sets: vec![],
+            depth: 0,
+            fuel: FUEL,
+            seed: self.seed,
+            draws: 0,
+            banks: self.banks.clone(),
+            bank_read: self.bank_read,
+        }
+    }
+}
+
+impl Vm {
+    pub(crate) fn new(sites: usize, colours: usize, state_slots: usize, locals: usize, seed: u64) -> Vm {
+        let n = sites * colours;
+        Vm {
+            pos: Position {
+                counts: vec![0; n],
+                vars: vec![Value::None; state_slots],
+                turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false },
+            },
+            colours,
+            locals: vec![0; locals],
+            sets: vec![SetV::Mask(0); locals],
+            f: Frame::new(0),
+            undo_counts: Vec::with_capacity(n * 256),
+            undo_vars: Vec::with_capacity(state_slots * 256),
+            undo_turns: Vec::with_capacity(256),
+            scratch: vec![],
+            group_buf: vec![],
+            avoided: vec![],
+            saved_locals: vec![],
+            saved_sets: vec![],
+            depth: 0,
+            fuel: FUEL,
+            seed,
+            draws: 0,
+            banks: Vec::new(),
+            bank_read: false,
+        }
+    }
+
+    /// Counters in a site, of every colour.
+    #[inline(always)]
+    pub(crate) fn count(&self, s: SiteId) -> i32 {
+        if self.colours == 1 {
+            return self.pos.counts[s as usize];
+        }
+        let c = self.colours;
+        self.pos.counts[s as usize * c..(s as usize + 1) * c].iter().sum()
+    }
+
+    /// Counters of one colour (a player's) in a site.
+    #[inline]
+    pub(crate) fn colour_count(&self, s: SiteId, colour: PlayerId) -> i32 {
+        let c = self.colours;
+        if c == 1 {
+            return self.pos.counts[s as usize];
+        }
+        self.pos.counts.get(s as usize * c + colour as usize).copied().unwrap_or(0)
+    }
+
+    #[inline(always)]
+    pub(crate) fn add(&mut self, s: SiteId, colour: usize, n: i32) {
+        let c = self.colours;
+        self.pos.counts[s as usize * c + colour] += n;
+    }
+
+    /// Notes that the rules read how many counters `s` holds.
+    #[inline(always)]
+    pub(crate) fn read(&mut self, s: SiteId) {
+        if !self.banks.is_empty() && self.banks.get(s as usize) == Some(&true) {
+            self.bank_read = true;
+        }
+    }
+
+    pub(crate) fn total_counters(&self) -> i64 {
+        self.pos.counts.iter().map(|&c| c as i64).sum()
+    }
+
+    #[inline(always)]
+    pub(crate) fn tick(&mut self) -> Res<()> {
+        if self.fuel == 0 {
+            return Err(out_of_fuel());
+        }
+        self.fuel -= 1;
+        Ok(())
+    }
+
+    /// Takes `n` steps of work at once.
+    #[inline(always)]
+    pub(crate) fn spend(&mut self, n: u64) -> Res<()> {
+        if self.fuel < n {
+            self.fuel = 0;
+            return Err(out_of_fuel());
+        }
+        self.fuel -= n;
+        Ok(())
+    }
+
+    pub(crate) fn push_undo(&mut self) {
+        self.undo_counts.extend_from_slice(&self.pos.counts);
+        self.undo_vars.extend_from_slice(&self.pos.vars);
+        self.undo_turns.push(self.pos.turn);
+    }
+
+    /// Unmakes the last move made. Returns false when there is none.
+    pub(crate) fn undo(&mut self) -> bool {
+        let Some(t) = self.undo_turns.pop() else {
+            return false;
+        };
+        let n = self.pos.counts.len();
+        let at = self.undo_counts.len() - n;
+        self.pos.counts.copy_from_slice(&self.undo_counts[at..]);
+        self.undo_counts.truncate(at);
+        let v = self.pos.vars.len();
+        let at = self.undo_vars.len() - v;
+        self.pos.vars.copy_from_slice(&self.undo_vars[at..]);
+        self.undo_vars.truncate(at);
+        self.pos.turn = t;
+        true
+    }
+
+    /// The next number drawn from the game's seed. It depends only on the
+    /// seed, the ply and how many draws this move made before, so a move that
+    /// is tried and then made draws the same numbers both times.
+    pub(crate) fn random(&mut self) -> u64 {
+        self.draws += 1;
+        let mut z = self.seed
+            ^ (self.pos.turn.ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ self.draws.wrapping_mul(0xD1B5_4A32_D192_ED03);
+        // SplitMix64's finaliser.
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// How many times the current position occurred before in this game
+    /// (the same counters, state and player to move, in the same phase).
+    pub(crate) fn repetitions(&self) -> usize {
+        let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
+        (0..self.undo_turns.len())
+            .filter(|&k| {
+                let t = self.undo_turns[k];
+                t.to_move == self.pos.turn.to_move
+                    && t.phase == self.pos.turn.phase
+                    && self.undo_counts[k * n..(k + 1) * n] == self.pos.counts[..]
+                    && self.undo_vars[k * v..(k + 1) * v] == self.pos.vars[..]
+            })
+            .count()
+    }
+
+    /// An empty buffer from the pool.
+    pub(crate) fn take_scratch(&mut self) -> Vec<Move> {
+        let mut v = self.scratch.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+    pub(crate) fn give_scratch(&mut self, v: Vec<Move>) {
+        self.scratch.push(v);
+    }
+
+    /// Keeps the local variables aside (for a search for moves inside an
+    /// expression); [`restore_locals`](Self::restore_locals) brings them back.
+    pub(crate) fn save_locals(&mut self) -> usize {
+        let mark = self.saved_locals.len();
+        self.saved_locals.extend_from_slice(&self.locals);
+        self.saved_sets.extend_from_slice(&self.sets);
+        mark
+    }
+    pub(crate) fn restore_locals(&mut self, mark: usize) {
+        let n = self.locals.len();
+        self.locals.copy_from_slice(&self.saved_locals[mark..mark + n]);
+        self.saved_locals.truncate(mark);
+        let m = self.saved_sets.len() - n;
+        self.sets.copy_from_slice(&self.saved_sets[m..]);
+        self.saved_sets.truncate(m);
+    }
+}
+
+#[cold]
+fn out_of_fuel() -> Fault {
+    Fault::error(format!(
+        "the rules ran for more than {FUEL} steps in one call: a loop that never ends, or loops nested too deep"
+    ))
+}
+
+/// "Expected a site, but there is none here", and the like.
+#[cold]
+pub(crate) fn none_here(want: &str) -> Fault {
+    Fault::error(format!(
+        "expected {want}, but there is none here (a player owning no such site, or a site with no owner)"
+    ))
+}
+
+#[cold]
+pub(crate) fn overflow() -> Fault {
+    Fault::error("a number in the rules grew too large".into())
+}
+
+/// Most values a range in a rule may run over during play.
+pub(crate) const MAX_RANGE: i64 = 100_000;
+
+pub(crate) fn check_range(lo: i64, hi: i64) -> Res<()> {
+    if hi.saturating_sub(lo) >= MAX_RANGE {
+        return Err(Fault::error(format!("the range {lo}..{hi} has more than {MAX_RANGE} values")));
+    }
+    Ok(())
+}

@@ -1,0 +1,127 @@
+//! The compiled executor against the tree-walking one it replaced
+//! (`engine::reference`): seeded random games of every shipped game and
+//! variant, and of rule files that exercise many constructs, played through
+//! both side by side. At every ply the legal moves, their names, counts,
+//! samples, the position, its hash, and the result of every move (made or
+//! refused, with the same error) must agree, and so must the outcome.
+
+use std::sync::Arc;
+
+use mancala::compile::{Config, compile_file};
+use mancala::engine::reference::RefEngine;
+use mancala::engine::{Engine, Move};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn compile(rules: &str, variants: &[&str], settings: &[(&str, &str)]) -> Arc<mancala::engine::game::Game> {
+    let cfg = Config {
+        variants: variants.iter().map(|s| s.to_string()).collect(),
+        settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+    };
+    Arc::new(compile_file(rules, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false))))
+}
+
+/// Plays `games` seeded random games through both executors.
+fn agree(rules: &str, variants: &[&str], settings: &[(&str, &str)], games: u64, max_plies: usize) {
+    let game = compile(rules, variants, settings);
+    let what = format!("{rules} {variants:?} {settings:?}");
+    let mut plies_total = 0;
+    for seed in 0..games {
+        let mut new = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut old = RefEngine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for ply in 0..max_plies {
+            let at = format!("{what} seed {seed} ply {ply}");
+            assert_eq!(new.position(), old.position(), "{at}: positions differ");
+            assert_eq!(new.hash(), old.hash(), "{at}: hashes differ");
+            let (ra, rb) = (new.legal_moves(&mut a), old.legal_moves(&mut b));
+            assert_eq!(ra, rb, "{at}: listing the moves");
+            if ra.is_err() {
+                break;
+            }
+            assert_eq!(a, b, "{at}: legal moves differ");
+            assert_eq!(new.count_moves(), old.count_moves(), "{at}: counts of moves differ");
+            let (mut r1, mut r2) = (rng.clone(), rng.clone());
+            assert_eq!(new.sample_move(&mut r1), old.sample_move(&mut r2), "{at}: samples differ");
+            assert_eq!(new.move_summary(), old.move_summary(), "{at}: summaries differ");
+            for &mv in a.iter().take(8) {
+                let name = new.move_name(mv);
+                assert_eq!(name, old.move_name(mv), "{at}: names differ");
+                assert_eq!(new.find_move(&name), old.find_move(&name), "{at}: finding `{name}`");
+            }
+            if a.is_empty() {
+                break;
+            }
+            // Now and then a move made, undone and made again; now and then
+            // a move of another player's or a made-up one, which both must refuse.
+            let mv = match rng.gen_range(0..20) {
+                0 => Move { def: 0, args: [rng.gen_range(0..game.sites.len() as i32), 1, 0, 0], order: 0 },
+                _ => a[rng.gen_range(0..a.len())],
+            };
+            let (x, y) = (new.apply(mv), old.apply(mv));
+            assert_eq!(x, y, "{at}: making {mv:?}");
+            if x.is_ok() && ply % 5 == 0 {
+                assert!(new.undo() && old.undo());
+                assert_eq!(new.position(), old.position(), "{at}: undo");
+                assert_eq!(new.apply(mv), old.apply(mv), "{at}: making {mv:?} again");
+            }
+            plies_total += 1;
+        }
+        assert_eq!(new.outcome(), old.outcome(), "{what} seed {seed}: outcomes differ");
+        assert_eq!(new.scores(), old.scores(), "{what} seed {seed}: scores differ");
+    }
+    assert!(plies_total > games as usize, "{what}: games too short to be real");
+}
+
+#[test]
+fn kalah_in_every_variant() {
+    for v in [&[][..], &["standard"], &["empty-capture"]] {
+        agree("rules/kalah.mancala", v, &[], 60, 400);
+    }
+    agree("rules/kalah.mancala", &[], &[("pits", "1"), ("stones", "6")], 40, 400);
+    agree("rules/kalah.mancala", &["standard"], &[("pits", "8"), ("stones", "6")], 40, 400);
+    agree("tests/variants/kalah-no-extra-turn.mancala", &[], &[], 40, 400);
+}
+
+#[test]
+fn cups() {
+    for cups in ["3", "4", "10"] {
+        agree("rules/cups.mancala", &[], &[("cups", cups)], 30, 300);
+    }
+}
+
+#[test]
+fn spectral_reapers() {
+    for seats in ["2", "3", "6"] {
+        agree("rules/spectral-reapers.mancala", &[], &[("seats", seats)], 6, 300);
+    }
+}
+
+#[test]
+fn tea_party_in_every_variant() {
+    for v in [
+        &[][..],
+        &["whistle-stop"],
+        &["pinky-extension"],
+        &["tea-for-two-couples"],
+        &["spotted-sugar-cubes"],
+        &["whistle-stop", "pinky-extension", "tea-for-two-couples"],
+    ] {
+        agree("rules/tea-party.mancala", v, &[], 12, 200);
+    }
+}
+
+#[test]
+fn a_rule_file_of_many_constructs() {
+    agree("tests/engine/mixed.mancala", &[], &[], 150, 300);
+    agree("tests/engine/mixed.mancala", &["dice"], &[("k", "7")], 150, 300);
+    agree("tests/engine/mixed.mancala", &[], &[("k", "2")], 100, 300);
+}
+
+#[test]
+fn hooks_that_fail() {
+    for f in ["tests/hooks/loops-forever.mancala", "tests/hooks/recurses.mancala"] {
+        agree(f, &[], &[], 3, 20);
+    }
+}
