@@ -67,6 +67,8 @@ struct Solver {
     /// Whether the table leaves the banks out, and so keeps values relative
     /// to the margin of the position they belong to.
     relative: bool,
+    /// Each child's place, hash and margin, while moves are ordered (reused).
+    probes: Vec<(u8, u64, Result<i32, Halt>)>,
 }
 
 /// Deepest line searched; a longer one is taken for a game that need not end.
@@ -151,6 +153,7 @@ fn solve_from(
         bufs: Vec::new(),
         orders: Vec::new(),
         relative,
+        probes: Vec::new(),
     };
     let halt = |h: Halt| crate::session::halt_text(&h);
     let (mut lower, mut upper) = (-INF, INF);
@@ -408,6 +411,11 @@ impl Solver {
         m: i32,
         out: &mut Vec<(i32, u8)>,
     ) -> Result<Option<(i32, u8)>, Halt> {
+        // First each child's margin and hash, its bucket of the table asked
+        // for as soon as it is known; then the table, whose buckets by then
+        // are on their way from memory rather than waited for one by one.
+        let mut probes = std::mem::take(&mut self.probes);
+        probes.clear();
         for (i, &mv) in moves.iter().enumerate() {
             if skip == Some(i) {
                 continue;
@@ -415,28 +423,55 @@ impl Solver {
             e.apply(mv)?;
             let margin = margin(e);
             let child = e.hash();
-            let known = self.tt.get(child);
+            self.tt.prefetch(child);
             e.undo();
+            probes.push((i as u8, child, margin));
+        }
+        let r = self.settle_by_table(&mut probes, maximising, (alpha, beta), m, out);
+        self.probes = probes;
+        if r.is_some() {
+            return Ok(r.transpose()?.flatten());
+        }
+        out.sort_unstable();
+        Ok(None)
+    }
+
+    /// The second half of [`order`](Self::order): each child's entry in the
+    /// table, an enhanced transposition cutoff if one settles the position
+    /// (`Some`, as is an error), else the moves to search, into `out`.
+    #[allow(clippy::type_complexity)]
+    fn settle_by_table(
+        &mut self,
+        probes: &mut Vec<(u8, u64, Result<i32, Halt>)>,
+        maximising: bool,
+        (alpha, beta): (i32, i32),
+        m: i32,
+        out: &mut Vec<(i32, u8)>,
+    ) -> Option<Result<Option<(i32, u8)>, Halt>> {
+        for (i, child, margin) in probes.drain(..) {
+            let known = self.tt.get(child);
             if self.path.contains_key(&child) {
-                return Err(cycle());
+                return Some(Err(cycle()));
             }
-            let margin = margin?;
+            let margin = match margin {
+                Ok(v) => v,
+                Err(h) => return Some(Err(h)),
+            };
             // The child's entry is relative to its own margin.
             let shift = if self.relative { margin - m } else { 0 };
             if let Some(mut t) = known {
                 t.lower += shift;
                 t.upper += shift;
                 if maximising && t.lower >= beta {
-                    return Ok(Some((t.lower, i as u8)));
+                    return Some(Ok(Some((t.lower, i))));
                 }
                 if !maximising && t.upper <= alpha {
-                    return Ok(Some((t.upper, i as u8)));
+                    return Some(Ok(Some((t.upper, i))));
                 }
             }
-            out.push((if maximising { -margin } else { margin }, i as u8));
+            out.push((if maximising { -margin } else { margin }, i));
         }
-        out.sort_unstable();
-        Ok(None)
+        None
     }
 
     /// The best move and the principal variation: at each step a move whose

@@ -1,8 +1,9 @@
 //! The solver's table of bounds, kept within a memory budget: buckets of
-//! four entries addressed by the position's hash, grown by doubling while the
-//! budget allows, then, when a bucket is full, the entry that took less work
-//! to find gives way. The table is a cache: an entry lost is searched again,
-//! so a small budget costs time, never exactness.
+//! four entries addressed by the position's hash, one line of the
+//! processor's cache each, grown by doubling while the budget allows; then,
+//! when a bucket is full, the entry that took less work to find gives way.
+//! The table is a cache: an entry lost is searched again, so a small budget
+//! costs time, never exactness.
 
 use std::mem::size_of;
 
@@ -15,38 +16,86 @@ pub(crate) struct Bounds {
     pub best: u8,
 }
 
+/// One entry, two words. The first: the low 48 bits of the position's hash
+/// (never 0; 0 marks an empty slot), then how much work found the bounds
+/// (the bits of the number of positions searched: what a full bucket keeps),
+/// then the best move's place. The second: the lower bound, then the upper.
+type Slot = [u64; 2];
+
+const KEY_BITS: u32 = 48;
+const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+
+/// Entries a bucket holds: one line of the cache.
+const BUCKET: usize = 4;
+
 #[derive(Clone, Copy, Default)]
-struct Slot {
-    /// The position's hash; 0 marks an empty slot.
-    key: u64,
-    lower: i32,
-    upper: i32,
-    /// Positions searched to find these bounds: what a full bucket keeps.
-    work: u32,
-    best: u8,
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET]);
+
+fn key(s: &Slot) -> u64 {
+    s[0] & KEY_MASK
+}
+
+fn work_of(s: &Slot) -> u8 {
+    (s[0] >> KEY_BITS) as u8
+}
+
+fn unpack(s: &Slot) -> Bounds {
+    Bounds { lower: s[1] as u32 as i32, upper: (s[1] >> 32) as u32 as i32, best: (s[0] >> 56) as u8 }
 }
 
 pub(crate) struct BoundedTable {
-    slots: Vec<Slot>,
-    /// The most slots the budget allows (a power of two, at least a bucket).
-    max_slots: usize,
+    buckets: Vec<Bucket>,
+    /// The most buckets the budget allows (a power of two, at least one).
+    max_buckets: usize,
     used: usize,
 }
 
 /// Bytes one entry of the table takes.
 pub const ENTRY_BYTES: usize = size_of::<Slot>();
 
-const FIRST_SLOTS: usize = 1 << 16;
-/// Entries a bucket holds.
-const BUCKET: usize = 4;
+const FIRST_BUCKETS: usize = 1 << 14;
+
+/// Empty buckets for a table, in huge pages where the system allows.
+fn empty(n: usize) -> Vec<Bucket> {
+    let mut v = Vec::with_capacity(n);
+    huge_pages(v.spare_capacity_mut());
+    v.resize(n, Bucket::default());
+    v
+}
+
+/// Asks Linux to back a large table with huge pages, before it is first
+/// touched: its positions are scattered all over it, and with small pages
+/// nearly every probe also missed the processor's table of pages.
+/// Elsewhere, or if the system says no, nothing changes.
+fn huge_pages<T>(memory: &mut [T]) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let bytes = std::mem::size_of_val(memory);
+        if bytes < 8 << 20 {
+            return;
+        }
+        let start = memory.as_mut_ptr() as usize;
+        let (from, to) = ((start + PAGE - 1) & !(PAGE - 1), (start + bytes) & !(PAGE - 1));
+        // SAFETY: the range lies inside `memory`, which the caller owns; the
+        // advice changes only how the kernel backs those pages, never what
+        // they hold.
+        unsafe {
+            libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = memory;
+}
 
 impl BoundedTable {
     /// A table that will take at most `budget` bytes.
     pub fn new(budget: usize) -> BoundedTable {
-        let fit = (budget / ENTRY_BYTES).max(BUCKET);
+        let fit = (budget / size_of::<Bucket>()).max(1);
         // The largest power of two that fits.
-        let max_slots = 1usize << (usize::BITS - 1 - fit.leading_zeros());
-        BoundedTable { slots: vec![Slot::default(); FIRST_SLOTS.min(max_slots)], max_slots, used: 0 }
+        let max_buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
+        BoundedTable { buckets: empty(FIRST_BUCKETS.min(max_buckets)), max_buckets, used: 0 }
     }
 
     /// Entries held.
@@ -56,73 +105,84 @@ impl BoundedTable {
 
     /// Bytes the table takes now.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * ENTRY_BYTES
+        self.buckets.len() * size_of::<Bucket>()
     }
 
     fn key(hash: u64) -> u64 {
-        hash.max(1)
+        (hash & KEY_MASK).max(1)
     }
 
     fn bucket(&self, key: u64) -> usize {
-        (key as usize) & (self.slots.len() - BUCKET)
+        (key as usize) & (self.buckets.len() - 1)
     }
 
     pub fn get(&self, hash: u64) -> Option<Bounds> {
-        let key = Self::key(hash);
-        let b = self.bucket(key);
-        self.slots[b..b + BUCKET].iter().find(|s| s.key == key).map(|s| Bounds {
-            lower: s.lower,
-            upper: s.upper,
-            best: s.best,
-        })
+        let k = Self::key(hash);
+        self.buckets[self.bucket(k)].0.iter().find(|s| key(s) == k).map(unpack)
+    }
+
+    /// Asks for a position's bucket to be fetched from memory ahead of a
+    /// [`get`](Self::get) (a hint: nothing is read).
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let at = self.buckets.as_ptr().wrapping_add(self.bucket(Self::key(hash))) as *const i8;
+            // SAFETY: a prefetch is a hint that reads nothing and cannot
+            // fault, and SSE is part of every x86_64 processor.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(at) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
     }
 
     /// Keeps `bounds` for the position, found by searching `work` positions.
     pub fn insert(&mut self, hash: u64, bounds: Bounds, work: u64) {
-        let key = Self::key(hash);
+        let k = Self::key(hash);
         // Grown, while the budget allows, at three quarters full, or sooner
         // (from half) rather than lose an entry to a full bucket.
-        while self.slots.len() < self.max_slots
-            && (self.used * 4 >= self.slots.len() * 3 || (self.used * 2 >= self.slots.len() && self.bucket_full(key)))
+        let slots = self.buckets.len() * BUCKET;
+        if self.buckets.len() < self.max_buckets
+            && (self.used * 4 >= slots * 3 || (self.used * 2 >= slots && self.bucket_full(k)))
         {
             self.grow();
         }
-        let slot = Slot {
-            key,
-            lower: bounds.lower,
-            upper: bounds.upper,
-            work: work.min(u32::MAX as u64) as u32,
-            best: bounds.best,
-        };
-        let b = self.bucket(key);
-        let bucket = &mut self.slots[b..b + BUCKET];
-        let i = match bucket.iter().position(|s| s.key == key || s.key == 0) {
+        // The work in bits: enough to tell a big search from a small one.
+        let work = (u64::BITS - work.leading_zeros()) as u64;
+        let slot = [
+            k | work << KEY_BITS | (bounds.best as u64) << 56,
+            bounds.lower as u32 as u64 | (bounds.upper as u32 as u64) << 32,
+        ];
+        let b = self.bucket(k);
+        let bucket = &mut self.buckets[b].0;
+        let i = match bucket.iter().position(|s| key(s) == k || s[0] == 0) {
             Some(i) => i,
             // Full: the entry that took least work to find gives way.
-            None => (0..BUCKET).min_by_key(|&i| bucket[i].work).unwrap_or(0),
+            None => (0..BUCKET).min_by_key(|&i| work_of(&bucket[i])).unwrap_or(0),
         };
-        if bucket[i].key == 0 {
+        if bucket[i][0] == 0 {
             self.used += 1;
         }
         bucket[i] = slot;
     }
 
-    fn bucket_full(&self, key: u64) -> bool {
-        let b = self.bucket(key);
-        self.slots[b..b + BUCKET].iter().all(|s| s.key != 0 && s.key != key)
+    fn bucket_full(&self, k: u64) -> bool {
+        self.buckets[self.bucket(k)].0.iter().all(|s| s[0] != 0 && key(s) != k)
     }
 
-    /// Twice the slots; each entry moves to its bucket in the larger table.
+    /// Twice the buckets; each entry moves to its bucket in the larger table.
     fn grow(&mut self) {
-        let larger = vec![Slot::default(); self.slots.len() * 2];
-        let old = std::mem::replace(&mut self.slots, larger);
+        let larger = empty(self.buckets.len() * 2);
+        let old = std::mem::replace(&mut self.buckets, larger);
         self.used = 0;
-        for s in old.into_iter().filter(|s| s.key != 0) {
+        for s in old.iter().flat_map(|b| b.0.iter()).filter(|s| s[0] != 0) {
             // A bucket of the larger table takes entries from one bucket of
             // the smaller only, so there is room.
-            let b = self.bucket(s.key);
-            let i = (b..b + BUCKET).find(|&i| self.slots[i].key == 0).unwrap_or(b);
-            self.slots[i] = s;
+            let b = self.bucket(key(s));
+            let bucket = &mut self.buckets[b].0;
+            let i = (0..BUCKET).find(|&i| bucket[i][0] == 0).unwrap_or(0);
+            bucket[i] = *s;
             self.used += 1;
         }
     }
@@ -165,12 +225,12 @@ mod tests {
     #[test]
     fn keeps_within_its_budget_and_finds_what_it_kept() {
         let mut t = BoundedTable::new(64 * ENTRY_BYTES);
-        assert_eq!(t.max_slots, 64);
+        assert_eq!(t.max_buckets * BUCKET, 64);
         let b = |v: i32| Bounds { lower: v, upper: v, best: 1 };
         for h in 1..=40u64 {
             t.insert(h.wrapping_mul(0x9E37_79B9_7F4A_7C15), b(h as i32), h);
         }
-        assert!(t.slots.len() <= 64 && t.bytes() <= 64 * ENTRY_BYTES);
+        assert!(t.buckets.len() * BUCKET <= 64 && t.bytes() <= 64 * ENTRY_BYTES);
         // Whatever is found is what was stored for it.
         for h in 1..=40u64 {
             if let Some(got) = t.get(h.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
