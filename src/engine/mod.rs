@@ -92,6 +92,60 @@ impl From<Fault> for Halt {
     }
 }
 
+/// The multipliers of [`position_hash`]: one for each count of a position
+/// of `n` counts and state slots together, then one for whose turn it is.
+/// Odd, from SplitMix64, the same for every game of the same size.
+pub(crate) fn hash_keys(n: usize) -> Vec<u64> {
+    (0..=n as u64)
+        .map(|i| {
+            let mut z = i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)) | 1
+        })
+        .collect()
+}
+
+/// A hash of a position, sites marked in `banks` left out: each count and
+/// state value times its own multiplier, summed, then mixed. The products
+/// do not wait on each other (the hash of counts one after another did),
+/// and a count that changes by `d` changes the sum by `d` times its key.
+pub(crate) fn position_hash(keys: &[u64], pos: &Position, banks: &[bool], colours: usize) -> u64 {
+    let mut h: u64 = 0;
+    if banks.is_empty() {
+        for (&c, &k) in pos.counts.iter().zip(keys) {
+            h = h.wrapping_add((c as i64 as u64).wrapping_mul(k));
+        }
+    } else {
+        for (i, (&c, &k)) in pos.counts.iter().zip(keys).enumerate() {
+            if !banks[i / colours] {
+                h = h.wrapping_add((c as i64 as u64).wrapping_mul(k));
+            }
+        }
+    }
+    let n = pos.counts.len();
+    for (v, &k) in pos.vars.iter().zip(&keys[n..]) {
+        let code = match *v {
+            Value::None => 1 << 40,
+            Value::Int(i) => i as u64 ^ (2 << 40),
+            Value::Bool(b) => b as u64 ^ (3 << 40),
+            Value::Player(p) => p as u64 ^ (4 << 40),
+            Value::Site(s) => s as u64 ^ (5 << 40),
+            Value::Set(s) => s as u64 ^ (6 << 40),
+            Value::Track(t) => t as u64 ^ (7 << 40),
+            Value::Mask(m) => m ^ (8 << 40),
+        };
+        h = h.wrapping_add(code.wrapping_mul(k));
+    }
+    let t = pos.turn;
+    let turn = 1 | (t.to_move as u64) << 1 | (t.phase as u64) << 9 | (t.ended as u64) << 17;
+    h = h.wrapping_add(turn.wrapping_mul(keys[n + pos.vars.len()]));
+    // A final avalanche, so that nearby positions spread over the table.
+    h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h = (h ^ (h >> 33)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
 /// Where the draws of `random` start in setup, in scoring, in what is looked
 /// at after a move (phase changes, `end`s) and after a position is set, so
 /// that none repeats the numbers of a move made at the same ply.
@@ -187,41 +241,7 @@ impl Engine {
     /// A hash of the position (counters, state, whose turn, phase, whether
     /// ended; not the ply), for transposition tables.
     pub fn hash(&self) -> u64 {
-        let pos = &self.vm.pos;
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut mix = |x: u64| {
-            h ^= x;
-            h = h.wrapping_mul(0x0100_0000_01b3).rotate_left(29);
-        };
-        if self.vm.banks.is_empty() {
-            for &c in &pos.counts {
-                mix(c as u64);
-            }
-        } else {
-            let k = self.game.colours;
-            for (i, &c) in pos.counts.iter().enumerate() {
-                if !self.vm.banks[i / k] {
-                    mix(c as u64);
-                }
-            }
-        }
-        for v in &pos.vars {
-            mix(match *v {
-                Value::None => 1 << 40,
-                Value::Int(i) => i as u64 ^ (2 << 40),
-                Value::Bool(b) => b as u64 ^ (3 << 40),
-                Value::Player(p) => p as u64 ^ (4 << 40),
-                Value::Site(s) => s as u64 ^ (5 << 40),
-                Value::Set(s) => s as u64 ^ (6 << 40),
-                Value::Track(t) => t as u64 ^ (7 << 40),
-                Value::Mask(m) => m ^ (8 << 40),
-            });
-        }
-        let t = pos.turn;
-        mix(t.to_move as u64 | (t.phase as u64) << 8 | (t.ended as u64) << 16);
-        // A final avalanche, so that nearby positions spread over the table.
-        h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^ (h >> 33)
+        position_hash(&self.prog.hash_keys, &self.vm.pos, &self.vm.banks, self.game.colours)
     }
 
     /// Makes `sites` banks: sites that [`hash`](Self::hash) leaves out, for

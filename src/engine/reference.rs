@@ -284,40 +284,8 @@ impl RefEngine {
     /// A hash of the position (counters, state, whose turn, phase, whether
     /// ended; not the ply), for transposition tables.
     pub fn hash(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut mix = |x: u64| {
-            h ^= x;
-            h = h.wrapping_mul(0x0100_0000_01b3).rotate_left(29);
-        };
-        if self.banks.is_empty() {
-            for &c in &self.pos.counts {
-                mix(c as u64);
-            }
-        } else {
-            let k = self.game.colours;
-            for (i, &c) in self.pos.counts.iter().enumerate() {
-                if !self.banks[i / k] {
-                    mix(c as u64);
-                }
-            }
-        }
-        for v in &self.pos.vars {
-            mix(match *v {
-                Value::None => 1 << 40,
-                Value::Int(i) => i as u64 ^ (2 << 40),
-                Value::Bool(b) => b as u64 ^ (3 << 40),
-                Value::Player(p) => p as u64 ^ (4 << 40),
-                Value::Site(s) => s as u64 ^ (5 << 40),
-                Value::Set(s) => s as u64 ^ (6 << 40),
-                Value::Track(t) => t as u64 ^ (7 << 40),
-                Value::Mask(m) => m ^ (8 << 40),
-            });
-        }
-        let t = self.pos.turn;
-        mix(t.to_move as u64 | (t.phase as u64) << 8 | (t.ended as u64) << 16);
-        // A final avalanche, so that nearby positions spread over the table.
-        h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^ (h >> 33)
+        let keys = super::hash_keys(self.pos.counts.len() + self.pos.vars.len());
+        super::position_hash(&keys, &self.pos, &self.banks, self.game.colours)
     }
 
     /// Makes `sites` banks: sites that [`hash`](Self::hash) leaves out, for

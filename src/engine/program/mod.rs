@@ -89,6 +89,8 @@ pub struct Program {
     pub(crate) sow_tables: Vec<OnceLock<stmt::SowTable>>,
     /// How many local variable slots the closures use.
     pub(crate) locals: usize,
+    /// The multipliers of the position's hash (see [`super::position_hash`]).
+    pub(crate) hash_keys: Vec<u64>,
 }
 
 impl std::fmt::Debug for Program {
@@ -176,6 +178,7 @@ impl Program {
             kinds,
             sow_tables,
             locals,
+            hash_keys: super::hash_keys(game.sites.len() * game.colours + game.state_slots()),
             game,
         }
     }

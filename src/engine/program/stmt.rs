@@ -19,8 +19,9 @@ pub(crate) const MAX_COUNT: i32 = 100_000_000;
 /// for a source off the track), [`OFF`] past the end of a linear track.
 pub(crate) struct SowTable {
     next: Box<[u16]>,
-    /// A cyclic track whose every site is skipped.
-    all_skipped: bool,
+    /// Whether each place is skipped, and how many are not.
+    skipped: Box<[bool]>,
+    live: usize,
 }
 
 pub(crate) const OFF: u16 = u16::MAX;
@@ -45,7 +46,7 @@ impl SowTable {
                 j += 1;
             }
         }
-        SowTable { next: next.into(), all_skipped: cyclic && skipped.iter().all(|&s| s) }
+        SowTable { next: next.into(), skipped: skipped.into(), live: skipped.iter().filter(|&&s| !s).count() }
     }
 }
 
@@ -389,13 +390,25 @@ impl Lower<'_> {
             }
             let cell = &p.sow_tables[base + t as usize * np + vm.f.mover as usize];
             let tab = sow_table(p, vm, cell, t, &fixed, it)?;
-            if tab.all_skipped {
+            if tab.live == 0 && track.cyclic {
                 return Err(all_skipped(p, t));
             }
             let mut pos = track.position[s as usize].map_or(len, |x| x as usize);
+            // A sowing takes no work from the budget: it ends when the
+            // counters lifted run out, however many there are.
             if order.is_none() && dynamic.is_empty() {
-                // The common case: one colour, every skip tabulated.
-                vm.spend(n as u64)?;
+                // The common case: one colour, every skip tabulated. Whole
+                // laps of a cyclic track are added at once.
+                let mut n = n;
+                if track.cyclic && n as usize > tab.live {
+                    let laps = (n - 1) / tab.live as i32;
+                    for (&site, &skip) in track.sites.iter().zip(tab.skipped.iter()) {
+                        if !skip {
+                            vm.pos.counts[site as usize] += laps;
+                        }
+                    }
+                    n -= laps * tab.live as i32;
+                }
                 for _ in 0..n {
                     let nx = tab.next[pos];
                     if nx == OFF {
@@ -411,7 +424,6 @@ impl Lower<'_> {
             let mut left = n;
             let mut idle = 0;
             while left > 0 {
-                vm.tick()?;
                 let nx = tab.next[pos];
                 if nx == OFF {
                     return Err(Fault::ILLEGAL);

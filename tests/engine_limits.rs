@@ -1,0 +1,119 @@
+//! The executor at the edges of what it accepts: very large counts, sown
+//! in whole laps, are legal moves like any other.
+
+use std::sync::Arc;
+
+use mancala::compile::{Config, compile_file};
+use mancala::engine::Engine;
+
+fn engine(variants: &[&str]) -> Engine {
+    let cfg = Config { variants: variants.iter().map(|v| v.to_string()).collect(), settings: vec![] };
+    Engine::new(Arc::new(compile_file("rules/kalah.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)))))
+        .unwrap()
+}
+
+/// Kalah's start with `count` stones in s1, South to move.
+fn with_big_pit(e: &mut Engine, count: i32) {
+    let mut pos = e.position().clone();
+    pos.counts[e.game.site_by_name("s1").unwrap() as usize] = count;
+    e.set_position(pos).unwrap();
+}
+
+fn counts(e: &Engine, names: &[&str]) -> Vec<i32> {
+    names.iter().map(|n| e.site_count(e.game.site_by_name(n).unwrap())).collect()
+}
+
+const ALL: [&str; 14] = ["s1", "s2", "s3", "s4", "s5", "s6", "S", "n1", "n2", "n3", "n4", "n5", "n6", "N"];
+
+#[test]
+fn three_million_stones_are_sown_lap_by_lap_skipping_the_origin() {
+    // The text's rules: `avoid` makes every move to judge it, and a sowing
+    // that laps skips the pit it emptied and North's bank: 12 pits a lap.
+    let mut e = engine(&[]);
+    with_big_pit(&mut e, 3_000_000);
+    let mut moves = Vec::new();
+    e.legal_moves(&mut moves).unwrap();
+    assert_eq!(moves.len(), 6);
+    let s1 = e.find_move("s1").unwrap().expect("s1 is legal");
+    e.apply(s1).unwrap();
+    // 3,000,000 = 12 laps of 250,000: the last stone in n6.
+    let lap = 250_000;
+    assert_eq!(
+        counts(&e, &ALL),
+        [0, lap + 4, lap + 4, lap + 4, lap + 4, lap + 4, lap, lap + 4, lap + 4, lap + 4, lap + 4, lap + 4, lap + 4, 0]
+    );
+    assert_eq!(e.total_counters(), 3_000_044);
+}
+
+#[test]
+fn every_pit_of_four_million_stones_and_every_move_tried() {
+    // 48,000,000 stones; the text's `avoid` makes all six moves of South,
+    // over 26,000,000 stones sown, to find the legal ones: none is refused.
+    let mut e = engine(&[]);
+    let mut pos = e.position().clone();
+    for (i, c) in pos.counts.iter_mut().enumerate() {
+        if !e.game.sites[i].name.chars().all(|c| c.is_ascii_uppercase()) {
+            *c = 4_000_000;
+        }
+    }
+    e.set_position(pos).unwrap();
+    let mut moves = Vec::new();
+    e.legal_moves(&mut moves).unwrap();
+    assert_eq!(moves.len(), 6);
+    e.apply(e.clone().find_move("s1").unwrap().unwrap()).unwrap();
+    // 12 pits a lap: 333,333 laps and 4 stones more (s2 to s5).
+    let (m, lap) = (4_000_000, 333_333);
+    assert_eq!(
+        counts(&e, &ALL),
+        [
+            0,
+            m + lap + 1,
+            m + lap + 1,
+            m + lap + 1,
+            m + lap + 1,
+            m + lap,
+            lap,
+            m + lap,
+            m + lap,
+            m + lap,
+            m + lap,
+            m + lap,
+            m + lap,
+            0
+        ]
+    );
+}
+
+#[test]
+fn three_million_stones_in_whole_laps_and_the_rest() {
+    // `standard`: the origin is sown too, North's bank skipped: 13 pits a
+    // lap. 3,000,000 = 230,769 laps of 13 and 3 stones more (s2, s3, s4).
+    let mut e = engine(&["standard"]);
+    with_big_pit(&mut e, 3_000_000);
+    let s1 = e.find_move("s1").unwrap().expect("s1 is legal");
+    e.apply(s1).unwrap();
+    let lap = 230_769;
+    assert_eq!(
+        counts(&e, &ALL),
+        [
+            lap,
+            lap + 5,
+            lap + 5,
+            lap + 5,
+            lap + 4,
+            lap + 4,
+            lap,
+            lap + 4,
+            lap + 4,
+            lap + 4,
+            lap + 4,
+            lap + 4,
+            lap + 4,
+            0
+        ]
+    );
+    // s4 holds many: no capture, and the turn passes.
+    assert_eq!(e.to_move(), 1);
+    assert!(e.undo());
+    assert_eq!(e.site_count(0), 3_000_000);
+}
