@@ -499,3 +499,30 @@ fn the_solver_reproduces_the_published_solutions_of_kalah() {
         assert_eq!(v, margin, "Kalah({pits},{stones})");
     }
 }
+
+#[test]
+fn a_score_of_weighted_counts_is_solved_as_minimax_values_it() {
+    // The solver settles a position when the margin cannot reach the bound
+    // tried any more, from the score's factor for each count (here 3 for a
+    // store, 1 for an own pit, and a constant): a factor read wrong would
+    // settle positions wrongly, and values would differ from minimax.
+    let source = r#"
+extends "rules/kalah.mancala"
+game "Kalah, weighted"
+score p: 3 * count(store(p)) + count(every pit of p) - 2
+"#;
+    for (pits, stones) in [(2, 2), (2, 3), (3, 2), (3, 3)] {
+        let cfg = Config {
+            variants: vec!["standard".into()],
+            settings: vec![("pits".into(), pits.to_string()), ("stones".into(), stones.to_string())],
+        };
+        let g = Arc::new(
+            mancala::compile::compile_source("test.mancala", source, &cfg)
+                .unwrap_or_else(|f| panic!("{}", f.render(false))),
+        );
+        let mut e = Engine::new(g).unwrap();
+        let exact = minimax(&mut e);
+        let sol = solve(&e, &mut |_| {}).unwrap();
+        assert_eq!(sol.value, exact, "Kalah({pits},{stones}), weighted");
+    }
+}

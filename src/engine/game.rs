@@ -452,6 +452,31 @@ impl Expr {
     }
 
     /// Whether the value is a sum of counts of fixed sites, each times a
+    /// fixed factor, plus a part that is the same in every position: then it
+    /// is a fixed factor for each count, summed, and a constant.
+    pub fn is_linear_and_fixed(&self) -> bool {
+        match self {
+            Expr::Count(x, c) => x.is_fixed() && c.as_ref().is_none_or(|c| c.is_fixed()),
+            Expr::Bin(BinOp::Add | BinOp::Sub, a, b) => a.is_linear_and_fixed() && b.is_linear_and_fixed(),
+            Expr::Bin(BinOp::Mul, a, b) => {
+                (a.is_linear_and_fixed() && b.is_fixed()) || (a.is_fixed() && b.is_linear_and_fixed())
+            }
+            Expr::Neg(a) => a.is_linear_and_fixed(),
+            Expr::Cond(c, a, b) => c.is_fixed() && a.is_linear_and_fixed() && b.is_linear_and_fixed(),
+            Expr::Quant(crate::syntax::ast::Quant::Sum, _, d, body) => {
+                let domain_fixed = match &**d {
+                    Domain::Players | Domain::Tracks => true,
+                    Domain::Range(a, b) => a.is_fixed() && b.is_fixed(),
+                    Domain::Set(a) => a.is_fixed(),
+                    Domain::Arrangements(_) => false,
+                };
+                domain_fixed && body.is_linear_and_fixed()
+            }
+            _ => self.is_fixed(),
+        }
+    }
+
+    /// Whether the value is a sum of counts of fixed sites, each times a
     /// fixed factor, plus terms that read no counts: then adding counters to
     /// a site changes it by the same amount in every position.
     pub fn is_linear_in_counts(&self) -> bool {
