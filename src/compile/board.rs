@@ -271,6 +271,14 @@ impl Compiler {
                 );
                 None
             }
+            Domain::Walk(w) => {
+                self.error(
+                    Diagnostic::error(w.span, "a range or `players` is needed here")
+                        .label("a walk along a track")
+                        .help("write e.g. `1..6`"),
+                );
+                None
+            }
             Domain::Range(a, b) => {
                 let (lo, hi) = self.const_range(a, b, &[])?;
                 if hi < lo {

@@ -84,6 +84,7 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "random",
     "side",
     "repetitions",
+    "opponent",
 ];
 
 pub(crate) struct Compiler {
@@ -213,6 +214,7 @@ fn compile_items(path: &str, items: Vec<ast::Item>, mut sources: Sources, config
             avoids: vec![],
             ends: vec![],
             stuck: StuckAction::End,
+            stuck_body: vec![],
             score: (0, Expr::Const(Value::Int(0))),
             phases: vec![],
             layout: None,

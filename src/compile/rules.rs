@@ -299,6 +299,18 @@ impl Compiler {
                     }
                     stuck_seen = Some(s.span);
                     self.game.stuck = s.action;
+                    if let Some(b) = &s.body {
+                        if s.action == StuckAction::Pass {
+                            self.error(
+                                Diagnostic::error(b.span, "`when stuck: pass` takes no statements")
+                                    .label("nothing ends here")
+                                    .help("statements run when the game ends: `when stuck: end { ... }`"),
+                            );
+                        }
+                        let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
+                        self.game.stuck_body = self.stmts(&b.stmts, &mut scope);
+                        self.locals_used(scope.max, b.span);
+                    }
                 }
                 Item::Score(s) => {
                     if let Some(prev) = score_seen {
@@ -352,7 +364,7 @@ impl Compiler {
                     TemplatePart::Text(t) => t.clone(),
                     TemplatePart::Param(i) => match d.params.get(*i).map(|p| &p.domain) {
                         Some(GDomain::Range(..)) => "{number}".into(),
-                        Some(GDomain::Set(_)) => "{site}".into(),
+                        Some(GDomain::Set(_) | GDomain::Walk { .. }) => "{site}".into(),
                         Some(GDomain::Players) => "{player}".into(),
                         Some(GDomain::Arrangements(_)) => "{order}".into(),
                         Some(GDomain::Tracks) => "{track}".into(),
@@ -597,17 +609,26 @@ impl Compiler {
                         None => ok = false,
                     }
                 }
-                let otherwise = otherwise.as_ref().map(|o| self.stmts(o, scope)).unwrap_or_default();
+                let mut otherwise = otherwise.as_ref().map(|o| self.stmts(o, scope)).unwrap_or_default();
                 if !ok {
                     return None;
+                }
+                // Fold conditions fixed by options: a branch that can never
+                // run is dropped (so a `require` in it makes no move need a
+                // trial), and one that always runs ends the chain.
+                out.retain(|(c, _)| !matches!(c, GExpr::Const(Value::Bool(false))));
+                if let Some(i) = out.iter().position(|(c, _)| matches!(c, GExpr::Const(Value::Bool(true)))) {
+                    otherwise = out.remove(i).1;
+                    out.truncate(i);
                 }
                 GStmt::If { branches: out, otherwise }
             }
             StmtKind::For { var, domain, body } => {
-                let dom = self.domain(domain, scope);
+                let mut dom = self.domain(domain, scope);
                 let mark = scope.mark();
                 let ty = Self::domain_type(domain);
                 let slot = scope.bind(&var.name, ty);
+                self.walk_condition(domain, &mut dom, scope);
                 let body = self.stmts(body, scope);
                 scope.reset(mark);
                 GStmt::For { var: slot, domain: dom?, body }
@@ -832,7 +853,25 @@ impl Compiler {
                 GDomain::Range(a?, b?)
             }
             Domain::Set(set) => GDomain::Set(self.sites_or_set(set, scope)?),
+            Domain::Walk(w) => {
+                let track = self.expect(&w.track, Type::Track, scope);
+                let from = self.expect(&w.from, Type::Site, scope);
+                // The condition is compiled once the variable is bound: see `walk_condition`.
+                GDomain::Walk { track: track?, from: from?, backwards: w.backwards, cond: None }
+            }
         })
+    }
+
+    /// A walk's `while`, compiled with the walk's variable in scope.
+    fn walk_condition(&mut self, domain: &Domain, compiled: &mut Option<GDomain>, scope: &mut Scope) {
+        if let (Domain::Walk(w), Some(GDomain::Walk { cond, .. })) = (domain, compiled.as_mut())
+            && let Some(c) = &w.cond
+        {
+            match self.expect(c, Type::Bool, scope) {
+                Some(c) => *cond = Some(Box::new(c)),
+                None => *compiled = None,
+            }
+        }
     }
 
     /// The type of the variable a domain binds.
@@ -840,7 +879,7 @@ impl Compiler {
         match d {
             Domain::Players(_) => Type::Player,
             Domain::Range(..) => Type::Int,
-            Domain::Set(_) => Type::Site,
+            Domain::Set(_) | Domain::Walk(_) => Type::Site,
         }
     }
 
@@ -927,10 +966,11 @@ impl Compiler {
                 Some((GExpr::Cond(Box::new(c?), Box::new(a), Box::new(b)), ta))
             }
             ExprKind::Quant(q, var, domain, body) => {
-                let dom = self.domain(domain, scope);
+                let mut dom = self.domain(domain, scope);
                 let mark = scope.mark();
                 let ty = Self::domain_type(domain);
                 let slot = scope.bind(&var.name, ty);
+                self.walk_condition(domain, &mut dom, scope);
                 let want = if *q == Quant::Sum { Type::Int } else { Type::Bool };
                 let body = self.expect(body, want, scope);
                 scope.reset(mark);
@@ -1142,6 +1182,31 @@ impl Compiler {
         };
         let boxed = |x: GExpr| Box::new(x);
         match f.name.as_str() {
+            "opponent" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let p = self.expect(&args[0], Type::Player, scope)?;
+                if self.game.players.len() != 2 {
+                    self.error(
+                        Diagnostic::error(
+                            e.span,
+                            format!("`opponent` is for games of two players; this one has {}", self.game.players.len()),
+                        )
+                        .label("whose opponent?")
+                        .help("name the player, or use `next`"),
+                    );
+                    return None;
+                }
+                // The other of two: 1 - p.
+                Some((
+                    match p {
+                        GExpr::Const(Value::Player(q)) => GExpr::Const(Value::Player(1 - q)),
+                        p => GExpr::Opponent(boxed(p)),
+                    },
+                    Type::Player,
+                ))
+            }
             "count" => {
                 if args.len() == 2 {
                     let x = self.sites_or_set(&args[0], scope);
@@ -1467,6 +1532,7 @@ fn is_fixed(e: &GExpr, it: u8) -> bool {
         | Not(x)
         | Neg(x)
         | Side(x)
+        | Opponent(x)
         | Index(x) => is_fixed(x, it),
         Bin(_, a, b) | Min(a, b) | Max(a, b) | OnTrack(a, b) | Member(a, b) => is_fixed(a, it) && is_fixed(b, it),
         Cond(c, a, b) => is_fixed(c, it) && is_fixed(a, it) && is_fixed(b, it),

@@ -107,6 +107,8 @@ pub enum Expr {
     Random(Box<Expr>, Box<Expr>),
     /// The first of a player's partners (the player, without partners).
     Side(Box<Expr>),
+    /// The other player of a two-player game.
+    Opponent(Box<Expr>),
     /// A call of a rhai hook.
     Hook(u16, Vec<Expr>),
     /// The sites of a set for which a condition holds (the site in a local slot).
@@ -143,6 +145,14 @@ pub enum Domain {
     Arrangements(Expr),
     /// Every track.
     Tracks,
+    /// The sites of a track from a site on, one lap at most, while a
+    /// condition holds (tried with the variable bound to each site).
+    Walk {
+        track: Expr,
+        from: Expr,
+        backwards: bool,
+        cond: Option<Box<Expr>>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -317,6 +327,8 @@ pub struct Game {
     pub avoids: Vec<(String, Expr)>,
     pub ends: Vec<EndDef>,
     pub stuck: StuckAction,
+    /// `when stuck: end { ... }`: run when the player to move has no move.
+    pub stuck_body: Vec<Stmt>,
     pub score: (u8, Expr),
     pub phases: Vec<PhaseDef>,
     pub layout: Option<Layout>,
@@ -380,6 +392,7 @@ impl Expr {
             }
             Expr::SiteState(_, a)
             | Expr::Side(a)
+            | Expr::Opponent(a)
             | Expr::Index(a)
             | Expr::Owner(a)
             | Expr::OwnedSite(_, a)
@@ -414,6 +427,13 @@ impl Expr {
                         visit(b);
                     }
                     Domain::Set(a) | Domain::Arrangements(a) => visit(a),
+                    Domain::Walk { track, from, cond, .. } => {
+                        visit(track);
+                        visit(from);
+                        if let Some(c) = cond {
+                            visit(c);
+                        }
+                    }
                 }
                 visit(body);
             }
@@ -468,7 +488,7 @@ impl Expr {
                     Domain::Players | Domain::Tracks => true,
                     Domain::Range(a, b) => a.is_fixed() && b.is_fixed(),
                     Domain::Set(a) => a.is_fixed(),
-                    Domain::Arrangements(_) => false,
+                    Domain::Arrangements(_) | Domain::Walk { .. } => false,
                 };
                 domain_fixed && body.is_linear_and_fixed()
             }
@@ -493,7 +513,7 @@ impl Expr {
                     Domain::Players | Domain::Tracks => true,
                     Domain::Range(a, b) => a.is_fixed() && b.is_fixed(),
                     Domain::Set(a) => a.is_fixed(),
-                    Domain::Arrangements(_) => false,
+                    Domain::Arrangements(_) | Domain::Walk { .. } => false,
                 };
                 domain_fixed && body.is_linear_in_counts()
             }

@@ -4,7 +4,7 @@
 //! of colours). A move whose legality depends on its effects is tried.
 
 use super::game::SiteId;
-use super::play::{apply_frame, bind_choices};
+use super::play::{apply_frame, bind_choices, try_statements};
 use super::program::expr::{for_each_site, set_item, set_len};
 use super::program::{ChoiceDomain, MoveProg, Program};
 use super::vm::{Fault, Frame, Res, SetV, Vm, check_range};
@@ -333,7 +333,7 @@ pub(crate) fn trial(p: &Program, vm: &mut Vm, mv: Move, mover: u8) -> Res<bool> 
     let saved = vm.pos.turn.to_move;
     let frame = vm.f;
     vm.pos.turn.to_move = mover;
-    let r = apply_frame(p, vm, mv);
+    let r = try_statements(p, vm, mv);
     let ok = match r {
         Ok(()) => {
             vm.undo();

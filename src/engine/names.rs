@@ -105,7 +105,7 @@ fn param_text(g: &Game, def: &MoveDef, i: usize, a: i32) -> String {
         Domain::Tracks => {
             g.tracks.get(a as usize).map_or("?".into(), |t| t.label.clone().unwrap_or_else(|| t.name.clone()))
         }
-        Domain::Arrangements(_) => "?".into(),
+        Domain::Arrangements(_) | Domain::Walk { .. } => "?".into(),
     }
 }
 

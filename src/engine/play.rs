@@ -64,14 +64,41 @@ fn apply_inner(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
     Ok(())
 }
 
-/// Runs the first `end` whose condition holds, and ends the game.
+/// Runs a move's statements, its rules included, to see whether it is
+/// legal: what follows a move (phase changes, `end`s, being stuck) decides
+/// nothing about it, so a trial stops there, and an `end` that asks who can
+/// move never finds itself asked again. On success the caller undoes it.
+pub(crate) fn try_statements(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
+    vm.push_undo();
+    vm.f = Frame::new(vm.pos.turn.to_move);
+    vm.f.order = mv.order;
+    vm.draws = 0;
+    let r = match p.moves.get(mv.def as usize) {
+        Some(def) => {
+            bind_choices(def, def.choices.len(), &mv, vm);
+            run(&def.body, p, vm)
+        }
+        None => Err(Fault::error(format!("no move declaration {}", mv.def))),
+    };
+    if r.is_err() {
+        vm.undo();
+    }
+    r
+}
+
+/// Runs the first `end` whose condition holds, and ends the game; else,
+/// with `when stuck: end { ... }`, ends it if the player to move is stuck.
 fn check_ends(p: &Program, vm: &mut Vm) -> Res<()> {
     for (cond, body) in &p.ends {
         if cond.get(p, vm)? != 0 {
             run(body, p, vm)?;
             vm.pos.turn.ended = true;
-            break;
+            return Ok(());
         }
+    }
+    if !p.stuck_body.is_empty() && !movegen::can_move(p, vm, vm.pos.turn.to_move)? {
+        run(&p.stuck_body, p, vm)?;
+        vm.pos.turn.ended = true;
     }
     Ok(())
 }

@@ -734,6 +734,7 @@ impl RefEngine {
                     }
                 }
             }
+            Domain::Walk { .. } => return Err(Fault::error("a walk is no choice".into())),
             Domain::Arrangements(site) => {
                 // The last choice: every order of the site's colours, as one group.
                 let s = self.eval(site, f)?.site()?;
@@ -1220,7 +1221,7 @@ impl RefEngine {
                     }
                     Ok(())
                 }
-                Domain::Arrangements(_) | Domain::Tracks => {
+                Domain::Arrangements(_) | Domain::Tracks | Domain::Walk { .. } => {
                     Err(Fault::error("a loop over arrangements or tracks".into()))
                 }
             },
@@ -1525,6 +1526,7 @@ impl RefEngine {
                 }
                 Value::Int(lo + (self.random() % ((hi - lo) as u64 + 1)) as i64)
             }
+            Expr::Opponent(p) => Value::Player(1 - self.player_of(p, f)?),
             Expr::Side(p) => {
                 let p = self.player_of(p, f)?;
                 let side = self.game.partners.iter().find(|g| g.contains(&p)).map_or(p, |g| g[0]);
@@ -1579,7 +1581,7 @@ impl RefEngine {
                         let set = self.eval(s, f)?;
                         (0, self.set_len(set)? as i64 - 1, Some(set))
                     }
-                    Domain::Arrangements(_) | Domain::Tracks => {
+                    Domain::Arrangements(_) | Domain::Tracks | Domain::Walk { .. } => {
                         return Err(Fault::error("a quantifier over arrangements or tracks".into()));
                     }
                 };
@@ -1749,6 +1751,7 @@ fn arg_value(p: &Param, a: i32) -> Value {
         // The order itself is the move's `order`, read by `sow ... in order`.
         Domain::Arrangements(_) => Value::None,
         Domain::Tracks => Value::Track(a as u16),
+        Domain::Walk { .. } => Value::Site(a as SiteId),
     }
 }
 

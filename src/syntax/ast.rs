@@ -176,6 +176,19 @@ pub enum Domain {
     Range(Expr, Expr),
     /// Every site of a set.
     Set(Expr),
+    /// The sites of a track from a site on (backwards: against the track's
+    /// direction), one lap at most, while a condition holds.
+    Walk(Box<Walk>),
+}
+
+/// `TRACK from SITE [backwards] [while CONDITION]`.
+#[derive(Debug, Clone)]
+pub struct Walk {
+    pub track: Expr,
+    pub from: Expr,
+    pub backwards: bool,
+    pub cond: Option<Expr>,
+    pub span: Span,
 }
 
 /// What is inside the brackets of a declared name.
@@ -331,6 +344,8 @@ pub enum StuckAction {
 #[derive(Debug, Clone)]
 pub struct StuckDecl {
     pub action: StuckAction,
+    /// `when stuck: end { ... }`: run as the game ends.
+    pub body: Option<Block>,
     pub span: Span,
 }
 

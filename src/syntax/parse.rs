@@ -131,7 +131,8 @@ fn rule_name(rule: &Rule) -> String {
         Rule::track_shape => "`cyclic` or `linear`".into(),
         Rule::stuck_action => "`pass` or `end`".into(),
         Rule::arrow => "`<->` or `->`".into(),
-        Rule::domain => "`players` or a range `a..b`".into(),
+        Rule::domain => "`players`, a range `a..b`, a set, or `TRACK from SITE`".into(),
+        Rule::walk | Rule::walk_while | Rule::backwards => "`TRACK from SITE [backwards] [while CONDITION]`".into(),
         Rule::range | Rule::int_range => "a range `a..b`".into(),
         other => format!("{other:?}").replace('_', " "),
     }
@@ -579,7 +580,11 @@ impl Lower {
             Rule::stuck_decl => {
                 let a = it.next().unwrap();
                 let action = if a.as_str() == "pass" { StuckAction::Pass } else { StuckAction::End };
-                Item::Stuck(StuckDecl { action, span })
+                let body = match it.next() {
+                    Some(b) => Some(self.block(b)?),
+                    None => None,
+                };
+                Item::Stuck(StuckDecl { action, body, span })
             }
             Rule::score_decl => {
                 let var = self.ident(it.next().unwrap());
@@ -674,6 +679,20 @@ impl Lower {
         let span = self.span(&p);
         // `players` is a keyword token, so a domain without children is `players`.
         Ok(match kids(p).next() {
+            Some(w) if w.as_rule() == Rule::walk => {
+                let wspan = self.span(&w);
+                let mut it = kids(w);
+                let track = self.expr(it.next().unwrap())?;
+                let from = self.expr(it.next().unwrap())?;
+                let (mut backwards, mut cond) = (false, None);
+                for rest in it {
+                    match rest.as_rule() {
+                        Rule::backwards => backwards = true,
+                        _ => cond = Some(self.expr(kids(rest).next().unwrap())?),
+                    }
+                }
+                Domain::Walk(Box::new(Walk { track, from, backwards, cond, span: wspan }))
+            }
             Some(arg) => match self.index_arg(arg)? {
                 IndexArg::Range(a, b) => Domain::Range(a, b),
                 IndexArg::Single(set) => Domain::Set(set),

@@ -228,6 +228,83 @@ pub(crate) fn for_each_site(
     Ok(())
 }
 
+/// Walks a track from a site on (against its direction when `backwards`),
+/// one lap at most, calling `each` on every site until it says stop (true).
+/// A linear track's walk stops at its end.
+pub(crate) fn walk(
+    p: &Program,
+    vm: &mut Vm,
+    (track, from, backwards): (u16, SiteId, bool),
+    mut each: impl FnMut(&Program, &mut Vm, SiteId) -> Res<bool>,
+) -> Res<()> {
+    let t = &p.game.tracks[track as usize];
+    let Some(start) = t.position[from as usize] else {
+        return Err(Fault::error(format!(
+            "`{}` is not on track `{}`: a walk starts from a site of its track",
+            p.game.sites[from as usize].name, t.name
+        )));
+    };
+    let len = t.sites.len();
+    let mut at = start as usize;
+    for _ in 0..len {
+        vm.tick()?;
+        if each(p, vm, t.sites[at])? {
+            break;
+        }
+        at = match (backwards, at) {
+            (false, a) if a + 1 < len => a + 1,
+            (false, _) if t.cyclic => 0,
+            (true, 0) if t.cyclic => len - 1,
+            (true, a) if a > 0 => a - 1,
+            _ => break,
+        };
+    }
+    Ok(())
+}
+
+/// A walk along a track, as a domain: its parts, and its `while`.
+pub(crate) struct WalkOpnd {
+    pub track: Opnd,
+    pub from: Opnd,
+    pub backwards: bool,
+    pub cond: Option<Opnd>,
+}
+
+impl WalkOpnd {
+    /// Calls `each` on the sites of the walk while its condition holds
+    /// (the site is put in `slot` first), until `each` says stop.
+    pub(crate) fn run(
+        &self,
+        p: &Program,
+        vm: &mut Vm,
+        slot: usize,
+        mut each: impl FnMut(&Program, &mut Vm) -> Res<bool>,
+    ) -> Res<()> {
+        let t = self.track.track(p, vm)?;
+        let from = self.from.site(p, vm)?;
+        walk(p, vm, (t, from, self.backwards), |p, vm, s| {
+            vm.locals[slot] = s as i64;
+            if let Some(c) = &self.cond
+                && c.get(p, vm)? == 0
+            {
+                return Ok(true);
+            }
+            each(p, vm)
+        })
+    }
+}
+
+impl Lower<'_> {
+    /// A walk's parts; its variable (in `slot`) is typed before its `while`.
+    pub(crate) fn walk(&mut self, d: &Domain, slot: usize) -> WalkOpnd {
+        let Domain::Walk { track, from, backwards, cond } = d else { unreachable!("a walk") };
+        let (track, from) = (self.opnd(track), self.opnd(from));
+        self.slots[slot] = Type::Site;
+        let cond = cond.as_ref().map(|c| self.opnd(c));
+        WalkOpnd { track, from, backwards: *backwards, cond }
+    }
+}
+
 /// How many sites a set has.
 pub(crate) fn set_len(p: &Program, set: SetV) -> usize {
     match set {
@@ -308,7 +385,7 @@ impl Lower<'_> {
             }
             Expr::State(v) | Expr::SiteState(v, _) => self.g.state[*v as usize].ty,
             Expr::Member(..) | Expr::OnTrack(..) | Expr::IsKind(..) | Expr::Not(_) | Expr::CanMove(_) => Type::Bool,
-            Expr::Side(_) | Expr::Owner(_) => Type::Player,
+            Expr::Side(_) | Expr::Owner(_) | Expr::Opponent(_) => Type::Player,
             Expr::Hook(h, _) => self.g.hooks.as_ref().map_or(Type::Int, |hk| hk.defs[*h as usize].returns),
             Expr::Filter(..) | Expr::KindSet(..) => Type::Set,
             Expr::Cond(_, a, _) => self.ty(a),
@@ -470,6 +547,10 @@ impl Lower<'_> {
                     let r = vm.random();
                     Ok(lo.wrapping_add(if span == 0 { r } else { r % span } as i64))
                 })
+            }
+            Expr::Opponent(x) => {
+                let x = self.opnd(x);
+                Box::new(move |p, vm| Ok(1 - x.player(p, vm)? as i64))
             }
             Expr::Side(x) => {
                 let x = self.opnd(x);
@@ -685,6 +766,7 @@ impl Lower<'_> {
             Domain::Players => QDomain::Players,
             Domain::Range(a, b) => QDomain::Range(self.opnd(a), self.opnd(b)),
             Domain::Set(s) => QDomain::Set(self.set(s)),
+            Domain::Walk { .. } => QDomain::Walk(self.walk(dom, slot)),
             Domain::Arrangements(_) | Domain::Tracks => {
                 return Box::new(|_, _| Err(Fault::error("a quantifier over arrangements or tracks".into())));
             }
@@ -721,6 +803,14 @@ impl Lower<'_> {
                         break;
                     }
                 }
+                Ok(quant_result(q, acc, stopped))
+            }),
+            QDomain::Walk(w) => Box::new(move |p, vm| {
+                let (mut acc, mut stopped) = (0, false);
+                w.run(p, vm, slot, |p, vm| {
+                    stopped = quant_step(q, body.get(p, vm)?, &mut acc);
+                    Ok(stopped)
+                })?;
                 Ok(quant_result(q, acc, stopped))
             }),
             QDomain::Set(s) => Box::new(move |p, vm| {
@@ -894,4 +984,5 @@ enum QDomain {
     Players,
     Range(Opnd, Opnd),
     Set(SetOpnd),
+    Walk(WalkOpnd),
 }

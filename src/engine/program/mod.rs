@@ -75,6 +75,8 @@ pub struct Program {
     pub(crate) moves: Vec<MoveProg>,
     pub(crate) avoids: Vec<Opnd>,
     pub(crate) ends: Vec<(Opnd, Block)>,
+    /// `when stuck: end { ... }`: run when the player to move has no move.
+    pub(crate) stuck_body: Block,
     /// Each phase's changes: the phase to enter and when.
     pub(crate) phases: Vec<Vec<(u8, Opnd)>>,
     pub(crate) score_slot: usize,
@@ -123,6 +125,8 @@ impl Program {
                     Domain::Players => (ChoiceDomain::Players, Type::Player),
                     Domain::Tracks => (ChoiceDomain::Tracks, Type::Track),
                     Domain::Arrangements(s) => (ChoiceDomain::Arrangements(l.opnd(s)), Type::Order),
+                    // The grammar has no walk among a move's choices.
+                    Domain::Walk { .. } => unreachable!("a walk is no choice"),
                 };
                 l.slots[p.slot as usize] = ty;
                 let filter = p.filter.as_ref().map(|f| l.opnd(f));
@@ -144,6 +148,7 @@ impl Program {
         }
         let avoids = game.avoids.iter().map(|(_, c)| l.opnd(c)).collect();
         let ends = game.ends.iter().map(|e| (l.opnd(&e.cond), l.block(&e.body))).collect();
+        let stuck_body = l.block(&game.stuck_body);
         let phases =
             game.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c)| (*to, l.opnd(c))).collect()).collect();
         l.slots[game.score.0 as usize] = Type::Player;
@@ -169,6 +174,7 @@ impl Program {
             moves,
             avoids,
             ends,
+            stuck_body,
             phases,
             score_slot: game.score.0 as usize,
             score,

@@ -238,6 +238,11 @@ impl Lower<'_> {
                             })
                         })
                     }
+                    Domain::Walk { .. } => {
+                        let w = self.walk(domain, var);
+                        let body = self.block(body);
+                        Box::new(move |p, vm| w.run(p, vm, var, |p, vm| run(&body, p, vm).map(|_| false)))
+                    }
                     Domain::Arrangements(_) | Domain::Tracks => {
                         Box::new(|_, _| Err(Fault::error("a loop over arrangements or tracks".into())))
                     }

@@ -1,0 +1,207 @@
+//! The constructs the classic games brought into the language, each on a
+//! small rule file written here: walks along a track, `opponent`, `when
+//! stuck: end { ... }`, `can-move` in an `end` whatever the moves need, and
+//! option-fixed conditions folded away.
+
+use std::sync::Arc;
+
+use mancala::compile::{Config, compile_source};
+use mancala::engine::{Engine, Move};
+
+/// Two rows of three, stores off the track.
+const BOARD: &str = "players south, north
+pit s[1..3] owner south
+pit n[1..3] owner north
+store S owner south
+store N owner north
+track round cyclic: s[1..3], n[1..3]
+track line linear: s[1..3], n[1..3]
+score p: count(store(p))
+";
+
+fn compile(extra: &str) -> Result<Engine, String> {
+    let text = format!("{BOARD}{extra}");
+    match compile_source("test.mancala", &text, &Config::default()) {
+        Ok(g) => Ok(Engine::new(Arc::new(g)).map_err(|h| format!("{h:?}"))?),
+        Err(f) => Err(f.render(false)),
+    }
+}
+
+fn engine(extra: &str) -> Engine {
+    compile(extra).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn names(e: &mut Engine) -> Vec<String> {
+    let mut moves: Vec<Move> = Vec::new();
+    e.legal_moves(&mut moves).unwrap();
+    moves.iter().map(|m| e.move_name(*m)).collect()
+}
+
+fn counts(e: &Engine) -> Vec<i32> {
+    ["s1", "s2", "s3", "n1", "n2", "n3", "S", "N"]
+        .iter()
+        .map(|n| e.site_count(e.game.site_by_name(n).unwrap()))
+        .collect()
+}
+
+fn play(e: &mut Engine, name: &str) {
+    let mv = e.find_move(name).unwrap().unwrap_or_else(|| panic!("`{name}` is not legal: {:?}", names(e)));
+    e.apply(mv).unwrap();
+}
+
+#[test]
+fn a_walk_goes_along_the_track_while_its_condition_holds() {
+    // The take walks from n2: forwards n2, n3, then round to s1 (cyclic);
+    // it stops at the first site holding no counter.
+    let mut e = engine(
+        "setup { put 1 in n2  put 2 in n3  put 3 in s1  put 5 in s3 }
+         move go \"{h}\" { choose h in every pit of mover where h == s3
+           for x in round from n2 while count(x) > 0 { take x to store(mover) } }",
+    );
+    play(&mut e, "s3");
+    // n2, n3 and s1 taken (1 + 2 + 3); s2 is empty, so s3 is not reached.
+    assert_eq!(counts(&e), [0, 0, 5, 0, 0, 0, 6, 0]);
+}
+
+#[test]
+fn a_walk_backwards_stops_at_the_start_of_a_linear_track() {
+    // Backwards from n1 along the linear track: n1, s3, s2, s1, and no
+    // further (a linear track has no site before its first).
+    let mut e = engine(
+        "setup { put 1 in every pit }
+         move go \"{h}\" { choose h in every pit of mover where h == s1
+           for x in line from n1 backwards { take x to store(mover) } }",
+    );
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [0, 0, 0, 0, 1, 1, 4, 0]);
+}
+
+#[test]
+fn a_walk_in_a_quantifier_and_one_lap_at_most() {
+    let tally = |walk: &str| {
+        let mut e = engine(&format!(
+            "state tally: number
+             setup {{ put 1 in s1  put 2 in s2  put 4 in n1  put 8 in n3  set tally = 0 }}
+             move go \"{{h}}\" {{ choose h in every pit of mover where h == s1  set tally = sum(x in {walk}: count(x)) }}"
+        ));
+        play(&mut e, "s1");
+        match e.position().vars[0] {
+            mancala::engine::game::Value::Int(v) => v,
+            other => panic!("{other:?}"),
+        }
+    };
+    // Once round from s2, every pit; a cyclic walk stops after one lap.
+    assert_eq!(tally("round from s2"), 15);
+    // Backwards from s2: s2, s1, then round to n3, where the `while` stops it.
+    assert_eq!(tally("round from s2 backwards while x != n3"), 3);
+    assert_eq!(tally("round from n1 while count(x) > 0"), 4);
+    // A linear walk stops at the end of its track.
+    assert_eq!(tally("line from n2"), 8);
+}
+
+#[test]
+fn a_walk_from_a_site_off_its_track_is_an_error_during_play() {
+    let mut e = engine(
+        "setup { put 1 in every pit }
+         move go \"{h}\" { choose h in every pit of mover where h == s1
+           for x in round from S { take x to store(mover) } }",
+    );
+    let mv = e.find_move("s1").unwrap().unwrap();
+    let err = format!("{:?}", e.apply(mv).unwrap_err());
+    assert!(err.contains("`S` is not on track `round`"), "{err}");
+}
+
+#[test]
+fn opponent_is_the_other_of_two_players_and_refused_for_more() {
+    let mut e = engine(
+        "setup { put 1 in every pit }
+         move sow \"{h}\" { choose h in every pit of opponent(mover) where count(h) > 0  take h to store(opponent(mover)) }",
+    );
+    assert_eq!(names(&mut e), ["n1", "n2", "n3"]);
+    play(&mut e, "n2");
+    assert_eq!(counts(&e), [1, 1, 1, 1, 0, 1, 0, 1]);
+    assert_eq!(names(&mut e), ["s1", "s2", "s3"]);
+    let three = "players a, b, c\npit x owner a\nstore sa owner a\nstore sb owner b\nstore sc owner c\n\
+                 move m \"m\" { choose h in every pit where owner(h) == opponent(mover) }\nscore p: 0\n";
+    let err = match compile_source("t.mancala", three, &Config::default()) {
+        Ok(_) => panic!("three players should have no `opponent`"),
+        Err(f) => f.render(false),
+    };
+    assert!(err.contains("`opponent` is for games of two players; this one has 3"), "{err}");
+}
+
+#[test]
+fn when_stuck_end_runs_its_statements_as_the_game_ends() {
+    // North has nothing left after south's move: the game ends at once,
+    // south's seeds going to south.
+    let mut e = engine(
+        "setup { put 2 in s1  put 1 in n3 }
+         move sow \"{h}\" { choose h in every pit of mover where count(h) > 0  sow h along round }
+         rule cap after sow { if owner(last) == opponent(mover) { take last to store(mover) } }
+         when stuck: end { for p in players { take every pit of p to store(p) } }",
+    );
+    play(&mut e, "s1");
+    // s1's 2 seeds: s2, s3; nothing reached north. North can sow n3.
+    assert_eq!(names(&mut e), ["n3"]);
+    play(&mut e, "n3");
+    // n3 sows into s1, south's: north captures it.
+    assert_eq!(counts(&e), [0, 1, 1, 0, 0, 0, 0, 1]);
+    play(&mut e, "s3");
+    // s3 -> n1, captured: north has nothing, is stuck, and south's row is banked.
+    assert!(names(&mut e).is_empty());
+    assert_eq!(counts(&e), [0, 0, 0, 0, 0, 0, 2, 1]);
+    let o = e.outcome().unwrap().unwrap();
+    assert_eq!(o.scores, [2, 1]);
+}
+
+#[test]
+fn when_stuck_pass_takes_no_statements() {
+    let Err(err) = compile("move m \"m\" { choose h in every pit of mover }\nwhen stuck: pass { end game }\n") else {
+        panic!("`when stuck: pass {{ ... }}` should be refused");
+    };
+    assert!(err.contains("`when stuck: pass` takes no statements"), "{err}");
+}
+
+#[test]
+fn can_move_in_an_end_works_when_moves_must_be_tried() {
+    // A `require` makes every move a trial; the `end` asks whether the next
+    // player can move. Trials run the move's statements only, so the `end`
+    // is not asked again inside them (it once failed with "rules recurse
+    // too deeply while looking for legal moves").
+    let mut e = engine(
+        "setup { put 1 in s1  put 1 in n1 }
+         move sow \"{h}\" { choose h in every pit of mover where count(h) > 0
+           sow h along round  require owner(last) == mover }
+         end blocked when not can-move(next) { for p in players { take every pit of p to store(p) } }",
+    );
+    play(&mut e, "s1");
+    // s1 -> s2. North's n1 -> n2 stays home: north can move.
+    assert_eq!(names(&mut e), ["n1"]);
+    play(&mut e, "n1");
+    play(&mut e, "s2");
+    // s2 -> s3; north's n2 -> n3 stays home.
+    play(&mut e, "n2");
+    // South's s3 would go to n1: not allowed; south is blocked, the end ran.
+    assert!(names(&mut e).is_empty());
+    assert_eq!(counts(&e), [0, 0, 0, 0, 0, 0, 1, 1]);
+}
+
+#[test]
+fn a_branch_an_option_rules_out_needs_no_trial() {
+    // The `require` is behind an option set to false: the move needs no
+    // trial, so a choice that would sow off the end... is still refused by
+    // the precheck of an empty pit only. Made with the option on, the
+    // `require` refuses the move.
+    let rules = |on: bool| {
+        format!(
+            "option strict = {on}
+             setup {{ put 1 in every pit }}
+             move sow \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  sow h along round
+               if strict {{ require owner(last) == mover }} }}"
+        )
+    };
+    let mut loose = engine(&rules(false));
+    assert_eq!(names(&mut loose), ["s1", "s2", "s3"]);
+    let mut strict = engine(&rules(true));
+    assert_eq!(names(&mut strict), ["s1", "s2"]);
+}
