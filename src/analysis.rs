@@ -11,7 +11,6 @@ use serde::Serialize;
 use crate::ai::{AgentSpec, choose};
 use crate::engine::Engine;
 use crate::engine::game::Game;
-use crate::session::halt_text;
 
 /// How one game ended.
 #[derive(Debug, Clone)]
@@ -61,7 +60,7 @@ pub struct Play {
 
 /// Plays one game from `seed` between `agents` (one per seat).
 pub fn play_one(game: &Arc<Game>, agents: &[AgentSpec], seed: u64, play: Play) -> Result<GameResult, String> {
-    let mut e = Engine::with_seed(game.clone(), seed).map_err(|h| halt_text(&h))?;
+    let mut e = Engine::with_seed(game.clone(), seed).map_err(|h| h.to_string())?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0fa9_e475);
     let mut plies = 0;
     while plies < play.max_plies {
@@ -70,17 +69,17 @@ pub fn play_one(game: &Arc<Game>, agents: &[AgentSpec], seed: u64, play: Play) -
         if plies < play.opening {
             spec = AgentSpec { kind: crate::ai::Kind::Random, budget: Default::default() };
         }
-        match choose(spec, &e, &mut rng).map_err(|h| halt_text(&h))? {
-            Some(c) => e.apply(c.mv).map_err(|h| halt_text(&h))?,
+        match choose(spec, &e, &mut rng).map_err(|h| h.to_string())? {
+            Some(c) => e.apply(c.mv).map_err(|h| h.to_string())?,
             None => break,
         }
         plies += 1;
     }
-    let outcome = e.outcome().map_err(|h| halt_text(&h))?;
+    let outcome = e.outcome().map_err(|h| h.to_string())?;
     let finished = outcome.is_some();
     let (scores, winners) = match outcome {
         Some(o) => (o.scores, o.winners),
-        None => (e.scores().map_err(|h| halt_text(&h))?, vec![]),
+        None => (e.scores().map_err(|h| h.to_string())?, vec![]),
     };
     Ok(GameResult { winners, scores, plies, finished })
 }

@@ -488,7 +488,7 @@ fn solitaire(
     let report = match fewest_moves(s.engine(), &goal, max_positions, max_moves, &mut |line| eprintln!("{line}")) {
         Ok(r) => r,
         Err(h) => {
-            eprintln!("{}", crate::session::halt_text(&h));
+            eprintln!("{h}");
             return 1;
         }
     };
@@ -598,7 +598,7 @@ fn perft(
     let rows = match rows {
         Ok(r) => r,
         Err(h) => {
-            eprintln!("{}", crate::session::halt_text(&h));
+            eprintln!("{h}");
             return 1;
         }
     };
@@ -606,7 +606,7 @@ fn perft(
         match crate::perft::divide(s.engine(), depth) {
             Ok(d) => d,
             Err(h) => {
-                eprintln!("{}", crate::session::halt_text(&h));
+                eprintln!("{h}");
                 return 1;
             }
         }

@@ -12,6 +12,7 @@ pub mod diagnostics;
 pub mod engine;
 pub mod hooks;
 pub mod perft;
+pub mod position_text;
 pub mod record;
 pub mod render;
 pub mod session;

@@ -10,6 +10,9 @@ use crate::engine::{Engine, Outcome, Position};
 
 /// A site's counters as text: a number, or per colour `r2b1` (`0` if empty).
 pub fn counts_text(g: &Game, pos: &Position, s: u16, color: bool) -> String {
+    if !color {
+        return crate::position_text::site_text(g, pos, s);
+    }
     let k = g.colours;
     if k == 1 {
         return pos.counts[s as usize].to_string();

@@ -14,6 +14,7 @@ use crate::compile::{Config, compile_file};
 use crate::diagnostics::{Failure, did_you_mean};
 use crate::engine::game::{Game, Type, Value};
 use crate::engine::{Engine, Halt, Move, Position};
+use crate::position_text::{self, state_sites, value_name};
 use crate::record::Record;
 use crate::render;
 
@@ -89,7 +90,7 @@ impl Session {
         let config = Config { variants: setup.variants.clone(), settings: setup.settings.clone() };
         let game = Arc::new(compile_file(&setup.rules, &config)?);
         let engine = Engine::with_seed(game.clone(), setup.seed).map_err(|h| Failure {
-            diagnostics: vec![crate::diagnostics::Diagnostic::global(format!("the setup failed: {}", halt_text(&h)))],
+            diagnostics: vec![crate::diagnostics::Diagnostic::global(format!("the setup failed: {h}"))],
             sources: game.sources.clone(),
         })?;
         let rng = ChaCha8Rng::seed_from_u64(setup.seed);
@@ -221,7 +222,7 @@ impl Session {
                 let d = crate::diagnostics::Diagnostic::error(*span, message.clone()).label("here");
                 format!("\n{}", crate::diagnostics::render(&[d], &self.game.sources, self.color).trim_end())
             }
-            other => halt_text(other),
+            other => other.to_string(),
         }
     }
 
@@ -439,147 +440,19 @@ impl Session {
 
     /// Parses `set` assignments into a new position, changing nothing on error.
     pub fn parse_position(&self, text: &str) -> Result<Position, String> {
-        self.parse_onto(self.engine.position().clone(), text)
+        position_text::parse(&self.game, self.engine.position().clone(), text)
     }
 
     /// Parses assignments as a goal for solitaire: the counts they name,
     /// whatever the rest of the position.
     pub fn parse_goal(&self, text: &str) -> Result<crate::ai::solitaire::Goal, String> {
-        let mut free = self.engine.position().clone();
-        free.counts.iter_mut().for_each(|c| *c = -1);
-        let pos = self.parse_onto(free.clone(), text)?;
-        if (pos.turn.to_move, pos.turn.phase) != (free.turn.to_move, free.turn.phase) || pos.vars != free.vars {
-            return Err("a goal names counts only: whose turn it is, the phase and state are not part of it".into());
-        }
-        let counts: Vec<(usize, i32)> =
-            pos.counts.iter().enumerate().filter(|(_, c)| **c >= 0).map(|(i, &c)| (i, c)).collect();
-        if counts.is_empty() {
-            return Err("a goal names counts, e.g. `s=3,1,0 s-reserve=0`".into());
-        }
+        let counts = position_text::named_counts(&self.game, self.engine.position(), text)?;
         Ok(crate::ai::solitaire::Goal { counts })
     }
 
-    fn parse_onto(&self, mut pos: Position, text: &str) -> Result<Position, String> {
-        let g = &self.game;
-        let mut tokens: Vec<String> = Vec::new();
-        // `a = 1 2 3`, `a=1,2,3` and `a=1 2 3` all assign a list.
-        for t in text.split_whitespace() {
-            let t = t.trim_matches(',');
-            if t.is_empty() {
-                continue;
-            }
-            if t == "="
-                || t.starts_with('=')
-                || (t.chars().all(|c| c.is_ascii_digit() || c == ',') && !tokens.is_empty())
-            {
-                let last = tokens.last_mut().ok_or("`=` needs a name before it")?;
-                if !last.ends_with('=') && !t.starts_with('=') && last.contains('=') {
-                    last.push(',');
-                }
-                last.push_str(t);
-            } else {
-                tokens.push(t.to_string());
-            }
-        }
-        if tokens.is_empty() {
-            return Err("`set` needs assignments, e.g. `set s1=4 turn=north` (see `help`)".into());
-        }
-        for t in &tokens {
-            if t == "clear" {
-                pos.counts.iter_mut().for_each(|c| *c = 0);
-                continue;
-            }
-            let Some((name, value)) = t.split_once('=') else {
-                return Err(format!("`{t}` is not an assignment: write NAME=VALUE"));
-            };
-            let value = value.trim_matches(',');
-            match name {
-                "turn" => {
-                    pos.turn.to_move = g.player_by_name(value).ok_or_else(|| {
-                        format!(
-                            "no player `{value}`{}; players: {}",
-                            suggest(value, g.players.iter().map(|s| s.as_str())),
-                            g.players.join(", ")
-                        )
-                    })?;
-                }
-                "phase" => {
-                    let i = g.phases.iter().position(|p| p.name == value).ok_or_else(|| {
-                        format!(
-                            "no phase `{value}`; phases: {}",
-                            g.phases.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
-                        )
-                    })?;
-                    pos.turn.phase = i as u8;
-                }
-                _ if g.state.iter().any(|v| v.name == name && !v.per_site) => {
-                    let v = g.state.iter().find(|v| v.name == name).unwrap();
-                    pos.vars[v.offset] = state_value(g, v.ty, value)?;
-                }
-                // A per-site variable: all its sites in order, `-` for no value.
-                _ if g.state.iter().any(|v| v.name == name && v.per_site) => {
-                    let v = g.state.iter().find(|v| v.name == name).unwrap();
-                    let sites: Vec<usize> = state_sites(g, v).collect();
-                    let values: Vec<&str> = value.split(',').collect();
-                    if values.len() != sites.len() {
-                        return Err(format!(
-                            "`{name}` has a value for each of {} sites, but {} were given",
-                            sites.len(),
-                            values.len()
-                        ));
-                    }
-                    for (s, text) in sites.into_iter().zip(values) {
-                        pos.vars[v.offset + s] = if text == "-" { Value::None } else { state_value(g, v.ty, text)? };
-                    }
-                }
-                // One site of a per-site variable: `upright(A1L)=false`.
-                _ if name.ends_with(')') && name.contains('(') => {
-                    let (var, site) = name[..name.len() - 1].split_once('(').unwrap_or_default();
-                    let v = g
-                        .state
-                        .iter()
-                        .find(|v| v.name == var && v.per_site)
-                        .ok_or_else(|| format!("no state `{var}` kept for each site"))?;
-                    let s = g
-                        .site_by_name(site)
-                        .filter(|s| state_sites(g, v).any(|x| x == *s as usize))
-                        .ok_or_else(|| format!("`{var}` has no value for `{site}`"))?;
-                    pos.vars[v.offset + s as usize] = state_value(g, v.ty, value)?;
-                }
-                _ => {
-                    let k = g.colours;
-                    let values: Vec<Vec<i32>> =
-                        value.split(',').map(|v| parse_counts(g, v)).collect::<Result<_, _>>()?;
-                    let members: Vec<usize> = match g.site_by_name(name) {
-                        Some(s) => vec![s as usize],
-                        None => (0..g.sites.len())
-                            .filter(|&i| g.sites[i].family.as_ref().is_some_and(|f| f.0 == name))
-                            .collect(),
-                    };
-                    if members.is_empty() {
-                        let names = g
-                            .sites
-                            .iter()
-                            .map(|s| s.name.as_str())
-                            .chain(g.state.iter().map(|s| s.name.as_str()))
-                            .chain(["turn", "phase", "clear"]);
-                        return Err(format!("no site or family `{name}`{}", suggest(name, names)));
-                    }
-                    if values.len() != members.len() {
-                        return Err(if members.len() == 1 {
-                            format!("`{name}` is one site: give one count")
-                        } else {
-                            format!("`{name}` has {} sites, but {} counts were given", members.len(), values.len())
-                        });
-                    }
-                    for (i, v) in members.iter().zip(values) {
-                        pos.counts[i * k..(i + 1) * k].copy_from_slice(&v);
-                    }
-                }
-            }
-        }
-        pos.turn.ended = false;
-        Ok(pos)
+    /// The position as the assignments of a `set` command.
+    pub fn position_text(&self) -> String {
+        position_text::print(&self.game, self.engine.position())
     }
 
     fn set(&mut self, text: &str) -> Result<(), String> {
@@ -594,42 +467,6 @@ impl Session {
         self.history.push(Step::Set(text.to_string(), pos));
         self.redo.clear();
         Ok(())
-    }
-
-    /// The position as the assignments of a `set` command.
-    pub fn position_text(&self) -> String {
-        let g = &self.game;
-        let pos = self.engine.position();
-        let text = |s: usize| render::counts_text(g, pos, s as u16, false);
-        let mut parts: Vec<String> = Vec::new();
-        for i in 0..g.sites.len() {
-            match &g.sites[i].family {
-                Some((fam, _)) => {
-                    let members: Vec<usize> = (0..g.sites.len())
-                        .filter(|&j| g.sites[j].family.as_ref().is_some_and(|f| &f.0 == fam))
-                        .collect();
-                    if members[0] == i {
-                        parts.push(format!("{fam}={}", members.iter().map(|&j| text(j)).collect::<Vec<_>>().join(",")));
-                    }
-                }
-                None => parts.push(format!("{}={}", g.sites[i].name, text(i))),
-            }
-        }
-        for v in g.state.iter().filter(|v| !v.hidden) {
-            if v.per_site {
-                let values: Vec<String> = state_sites(g, v)
-                    .map(|s| value_name(g, pos.vars[v.offset + s]).unwrap_or_else(|| "-".into()))
-                    .collect();
-                parts.push(format!("{}={}", v.name, values.join(",")));
-            } else if let Some(t) = value_name(g, pos.vars[v.offset]) {
-                parts.push(format!("{}={t}", v.name));
-            }
-        }
-        parts.push(format!("turn={}", g.players[pos.turn.to_move as usize]));
-        if g.phases.len() > 1 {
-            parts.push(format!("phase={}", g.phases[pos.turn.phase as usize].name));
-        }
-        parts.join(" ")
     }
 
     /// The state as JSON, for scripts and tools.
@@ -953,17 +790,6 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn suggest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> String {
-    did_you_mean(name, names).map(|h| format!(" ({h})")).unwrap_or_default()
-}
-
-pub fn halt_text(h: &Halt) -> String {
-    match h {
-        Halt::Illegal => "the move is not legal here".into(),
-        Halt::Error(e) | Halt::At(e, _) => e.clone(),
-    }
-}
-
 /// Groups of moves as text: the names, and for a group of many orders of
 /// colours, the name followed by how many there are.
 fn summary_text(summary: &[(String, u128)], letters: &[char]) -> String {
@@ -993,59 +819,6 @@ fn summary_text(summary: &[(String, u128)], letters: &[char]) -> String {
     s
 }
 
-/// A site's counts from text: a number, or for coloured counters a letter
-/// and count per colour (`r2b1`), or `0`.
-fn parse_counts(g: &Game, v: &str) -> Result<Vec<i32>, String> {
-    let bad = || format!("`{v}` is not a count (0 to 1000000)");
-    let k = g.colours;
-    if k == 1 {
-        return v.parse::<i32>().ok().filter(|c| (0..=1_000_000).contains(c)).map(|c| vec![c]).ok_or_else(bad);
-    }
-    let mut out = vec![0; k];
-    if v == "0" {
-        return Ok(out);
-    }
-    let letters: String = g.colour_letters.iter().collect();
-    let form = || {
-        format!(
-            "`{v}` is not counts of colours: write a letter and a count per colour, e.g. `{}2{}1`, or `0` (letters: {letters})",
-            g.colour_letters[0], g.colour_letters[1]
-        )
-    };
-    let mut chars = v.chars().peekable();
-    while let Some(ch) = chars.next() {
-        let c = g.colour_letters.iter().position(|&l| l == ch).ok_or_else(form)?;
-        let mut digits = String::new();
-        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-            digits.push(*d);
-            chars.next();
-        }
-        out[c] = digits.parse::<i32>().ok().filter(|c| (0..=1_000_000).contains(c)).ok_or_else(form)?;
-    }
-    Ok(out)
-}
-
-/// The sites a per-site state variable is kept for, in order.
-fn state_sites<'a>(g: &'a Game, v: &'a crate::engine::game::StateVar) -> impl Iterator<Item = usize> + 'a {
-    (0..g.sites.len()).filter(move |&s| v.kind.is_none_or(|k| g.sites[s].kind == k))
-}
-
-/// A state variable's value from text.
-fn state_value(g: &Game, ty: Type, v: &str) -> Result<Value, String> {
-    let r = match ty {
-        Type::Site => g.site_by_name(v).map(Value::Site),
-        Type::Player => g.player_by_name(v).map(Value::Player),
-        Type::Int => v.parse().ok().map(Value::Int),
-        Type::Bool => match v {
-            "true" | "t" | "1" | "yes" => Some(Value::Bool(true)),
-            "false" | "f" | "0" | "no" => Some(Value::Bool(false)),
-            _ => None,
-        },
-        _ => None,
-    };
-    r.ok_or_else(|| format!("`{v}` is not {}", ty.word()))
-}
-
 /// A value as JSON: numbers and conditions as such, sites and players by
 /// name, `null` for no value.
 fn value_json(g: &Game, v: Value) -> serde_json::Value {
@@ -1053,17 +826,6 @@ fn value_json(g: &Game, v: Value) -> serde_json::Value {
         Value::Int(i) => json!(i),
         Value::Bool(b) => json!(b),
         other => value_name(g, other).map_or(serde_json::Value::Null, |t| json!(t)),
-    }
-}
-
-/// A value as the text `set` reads back; `None` for no value.
-fn value_name(g: &Game, v: Value) -> Option<String> {
-    match v {
-        Value::Site(s) => Some(g.sites[s as usize].name.clone()),
-        Value::Player(p) => Some(g.players[p as usize].clone()),
-        Value::Int(i) => Some(i.to_string()),
-        Value::Bool(b) => Some(if b { "t" } else { "f" }.to_string()),
-        _ => None,
     }
 }
 

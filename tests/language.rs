@@ -157,6 +157,6 @@ fn per_site_state_of_one_kind_has_no_value_for_another_kind_of_site() {
     // the position is as it was.
     let s2 = by_name(&mut e, "s2");
     let err = e.apply(s2).unwrap_err();
-    assert_eq!(mancala::session::halt_text(&err), "`marked` is kept for every pit; `S` is a store");
+    assert_eq!(err.to_string(), "`marked` is kept for every pit; `S` is a store");
     assert_eq!(e.position(), &before);
 }

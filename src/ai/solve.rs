@@ -246,7 +246,7 @@ fn solve_from(
         beta: 0,
         start,
     };
-    let halt = |h: Halt| crate::session::halt_text(&h);
+    let halt = |h: Halt| h.to_string();
     let (mut lower, mut upper) = (-INF, INF);
     while lower < upper {
         let beta = if g == lower { g + 1 } else { g };

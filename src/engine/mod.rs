@@ -86,6 +86,16 @@ pub enum Halt {
     At(String, crate::diagnostics::Span),
 }
 
+/// The halt in words: why the move is refused, or what went wrong.
+impl std::fmt::Display for Halt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Halt::Illegal => f.write_str("the move is not legal here"),
+            Halt::Error(e) | Halt::At(e, _) => f.write_str(e),
+        }
+    }
+}
+
 impl From<Fault> for Halt {
     fn from(f: Fault) -> Halt {
         f.halt()

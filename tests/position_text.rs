@@ -1,0 +1,65 @@
+//! Position text round-trips: printing a position and parsing the text back
+//! onto any other position gives the same counts, turn, phase and state
+//! (hidden state is left out of the text, and so out of the comparison).
+
+use std::sync::Arc;
+
+use mancala::compile::{Config, compile_file};
+use mancala::engine::{Engine, Position};
+use mancala::position_text::{parse, print};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// A rule file, its variants and its option settings.
+type Choice = (&'static str, &'static [&'static str], &'static [(&'static str, &'static str)]);
+
+/// Every shipped game, with variants.
+const GAMES: &[Choice] = &[
+    ("rules/kalah.mancala", &[], &[]),
+    ("rules/kalah.mancala", &["standard"], &[("pits", "3")]),
+    ("rules/cups.mancala", &[], &[("cups", "10")]),
+    ("rules/spectral-reapers.mancala", &[], &[("seats", "4")]),
+    ("rules/tea-party.mancala", &[], &[]),
+    ("rules/tea-party.mancala", &["tea-for-two-couples", "spotted-sugar-cubes"], &[]),
+];
+
+/// The parts of a position the text carries: counts, visible state, turn, phase.
+fn visible(g: &mancala::engine::game::Game, p: &Position) -> String {
+    let vars: Vec<String> = g
+        .state
+        .iter()
+        .filter(|v| !v.hidden)
+        .flat_map(|v| {
+            let n = if v.per_site { g.sites.len() } else { 1 };
+            (0..n).map(move |i| format!("{}:{:?}", v.name, p.vars[v.offset + i]))
+        })
+        .collect();
+    format!("{:?} {vars:?} {} {}", p.counts, p.turn.to_move, p.turn.phase)
+}
+
+#[test]
+fn printing_and_parsing_give_back_the_position() {
+    for (file, variants, settings) in GAMES {
+        let config = Config {
+            variants: variants.iter().map(|s| s.to_string()).collect(),
+            settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        };
+        let game = Arc::new(compile_file(file, &config).unwrap_or_else(|f| panic!("{}", f.render(false))));
+        let start = Engine::new(game.clone()).unwrap().position().clone();
+        let mut checked = 0;
+        for seed in 0..8 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+            while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+                let text = print(&game, e.position());
+                let back = parse(&game, start.clone(), &text).unwrap_or_else(|m| panic!("{file}: `{text}`: {m}"));
+                assert_eq!(visible(&game, &back), visible(&game, e.position()), "{file}: `{text}`");
+                // And the text of what was parsed is the same text.
+                assert_eq!(print(&game, &back), text);
+                checked += 1;
+                e.apply(mv).unwrap();
+            }
+        }
+        assert!(checked > 50, "{file}: only {checked} positions");
+    }
+}
