@@ -16,14 +16,11 @@ impl Session {
         })
     }
 
-    pub(super) fn hint(&mut self, text: &str) -> String {
-        let spec = match self.agent_or_default(text) {
-            Ok(s) => s,
-            Err(e) => return format!("{e}\n"),
-        };
+    pub(super) fn hint(&mut self, text: &str) -> Result<String, String> {
+        let spec = self.agent_or_default(text).map_err(|e| format!("{e}\n"))?;
         match crate::ai::choose(spec, &self.engine, &mut self.rng) {
-            Err(h) => format!("{}\n", self.rule_error(&h)),
-            Ok(None) => "no legal moves: the game is over\n".into(),
+            Err(h) => Err(format!("{}\n", self.rule_error(&h))),
+            Ok(None) => Err("no legal moves: the game is over\n".into()),
             Ok(Some(c)) => {
                 // Alpha-beta is for two sides: with more, MCTS searched.
                 let (kind, label) = if spec.kind == crate::ai::Kind::AlphaBeta && self.game.players.len() > 2 {
@@ -32,21 +29,21 @@ impl Session {
                     (spec.kind, spec.to_string())
                 };
                 let value = c.value.map(|v| format!(", evaluation {}", eval_text(kind, v))).unwrap_or_default();
-                format!("hint: {} ({label}{value}; {})\n", self.engine.move_name(c.mv), c.info)
+                Ok(format!("hint: {} ({label}{value}; {})\n", self.engine.move_name(c.mv), c.info))
             }
         }
     }
 
-    pub(super) fn ai_command(&mut self, text: &str) -> String {
+    pub(super) fn ai_command(&mut self, text: &str) -> Result<String, String> {
         let np = self.game.players.len();
         self.ai.resize(np, None);
         let Some((seat, agent)) = text.trim().split_once(char::is_whitespace) else {
             if !text.trim().is_empty() {
-                return format!(
+                return Err(format!(
                     "`ai {}` needs an agent, or `off`: e.g. `ai {} alphabeta 2s`\n",
                     text.trim(),
                     text.trim()
-                );
+                ));
             }
             let seats: Vec<String> = (0..np)
                 .map(|p| {
@@ -57,21 +54,21 @@ impl Session {
                     )
                 })
                 .collect();
-            return format!("{}\n", seats.join(", "));
+            return Ok(format!("{}\n", seats.join(", ")));
         };
         let Some(p) = self.game.player_by_name(seat) else {
-            return format!("no seat `{seat}`; seats: {}\n", self.game.players.join(", "));
+            return Err(format!("no seat `{seat}`; seats: {}\n", self.game.players.join(", ")));
         };
         if agent.trim() == "off" {
             self.ai[p as usize] = None;
-            return format!("{seat} is played by a person\n");
+            return Ok(format!("{seat} is played by a person\n"));
         }
         match agent.trim().parse::<crate::ai::AgentSpec>() {
             Ok(spec) => {
                 self.ai[p as usize] = Some(spec);
-                format!("{seat} is played by {spec}\n")
+                Ok(format!("{seat} is played by {spec}\n"))
             }
-            Err(e) => format!("{e}\n"),
+            Err(e) => Err(format!("{e}\n")),
         }
     }
 

@@ -1,5 +1,7 @@
-//! A command line of the REPL, read and run: the word that starts it says
-//! which command; anything else is taken for a move.
+//! A command line of the REPL, read and run: [`Command::parse`] reads the
+//! word that starts it (anything else is taken for a move), and
+//! [`Session::command`] runs it. A command that is refused, or a rule that
+//! goes wrong, leaves the game as it was and says why; the reply says which.
 
 use super::{Reply, Session};
 use crate::engine::Engine;
@@ -28,65 +30,124 @@ Commands (a move is typed by its name, as `moves` lists them; `move NAME` works 
   help             this text
   quit             leave (also `exit`, or end of input)";
 
-impl Session {
-    /// Runs one command line.
-    pub fn command(&mut self, line: &str) -> Reply {
-        let mut reply = self.command_inner(line);
-        // After a step is taken back, the person decides what comes next: an
-        // agent to move would only make its move again at once.
-        let word = line.split_whitespace().next().unwrap_or("");
-        if !reply.quit && !matches!(word, "undo" | "redo") {
-            reply.text.push_str(&self.autoplay());
-        }
-        reply
-    }
+/// A command line, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// An empty line.
+    Nothing,
+    Help,
+    Quit,
+    Moves,
+    Board,
+    Undo(usize),
+    Redo(usize),
+    New,
+    Set(String),
+    Position,
+    Json,
+    History,
+    Info,
+    Save(String),
+    Load(String),
+    Random(usize),
+    Hint(String),
+    Ai(String),
+    /// A move, by its name (or two moves on a line).
+    Move(String),
+}
 
-    pub(super) fn command_inner(&mut self, line: &str) -> Reply {
+impl Command {
+    /// Reads a command line; a command with a bad argument is refused here,
+    /// before anything runs.
+    pub fn parse(line: &str) -> Result<Command, String> {
         let line = line.trim();
         let (word, rest) = match line.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
             None => (line, ""),
         };
-        match word {
-            "" => Reply::text(""),
-            "help" | "?" => Reply::text(format!("{HELP}\n")),
-            "quit" | "exit" => Reply { text: String::new(), quit: true },
-            "moves" => Reply::text(self.moves_text()),
-            "board" => Reply::text(self.show()),
-            "undo" | "redo" => match count_arg(rest) {
-                Ok(n) => Reply::text(if word == "undo" { self.undo(n) } else { self.redo(n) }),
-                Err(e) => Reply::text(format!("{e}\n")),
-            },
-            "new" => {
-                match Engine::with_seed(self.game.clone(), self.setup.seed) {
-                    Ok(e) => {
-                        self.engine = e;
-                        self.history.clear();
-                        self.redo.clear();
-                    }
-                    Err(h) => return Reply::text(format!("{}\n", self.rule_error(&h))),
-                }
-                Reply::text(format!("new game\n{}", self.show()))
+        let file = |cmd: &str| {
+            if rest.is_empty() { Err(format!("`{cmd}` needs a file name")) } else { Ok(rest.to_string()) }
+        };
+        Ok(match word {
+            "" => Command::Nothing,
+            "help" | "?" => Command::Help,
+            "quit" | "exit" => Command::Quit,
+            "moves" => Command::Moves,
+            "board" => Command::Board,
+            "undo" => Command::Undo(count_arg(rest)?),
+            "redo" => Command::Redo(count_arg(rest)?),
+            "new" => Command::New,
+            "set" => Command::Set(rest.to_string()),
+            "position" => Command::Position,
+            "json" => Command::Json,
+            "history" => Command::History,
+            "info" => Command::Info,
+            "save" => Command::Save(file("save")?),
+            "load" => Command::Load(file("load")?),
+            "random" => Command::Random(count_arg(rest)?),
+            "hint" => Command::Hint(rest.to_string()),
+            "ai" => Command::Ai(rest.to_string()),
+            "move" if rest.is_empty() => {
+                return Err("`move` needs a move name, e.g. `move s3`; `moves` lists them".into());
             }
-            "set" => match self.set(rest) {
-                Ok(()) => Reply::text(self.show()),
-                Err(e) => Reply::text(format!("{e}\nthe position is unchanged\n")),
+            "move" => Command::Move(rest.to_string()),
+            _ => Command::Move(line.to_string()),
+        })
+    }
+}
+
+impl Session {
+    /// Runs one command line.
+    pub fn command(&mut self, line: &str) -> Reply {
+        let cmd = match Command::parse(line) {
+            Ok(cmd) => cmd,
+            Err(e) => return Reply { text: format!("{e}\n"), quit: false, refused: true },
+        };
+        let quit = cmd == Command::Quit;
+        // After a step is taken back, the person decides what comes next: an
+        // agent to move would only make its move again at once.
+        let agents_go = !matches!(cmd, Command::Undo(_) | Command::Redo(_));
+        let (mut text, refused) = match self.run(cmd) {
+            Ok(text) => (text, false),
+            Err(text) => (text, true),
+        };
+        if !quit && agents_go {
+            text.push_str(&self.autoplay());
+        }
+        Reply { text, quit, refused }
+    }
+
+    /// Runs a command: what it says, or why it was refused.
+    pub fn run(&mut self, cmd: Command) -> Result<String, String> {
+        match cmd {
+            Command::Nothing | Command::Quit => Ok(String::new()),
+            Command::Help => Ok(format!("{HELP}\n")),
+            Command::Moves => self.moves_text(),
+            Command::Board => Ok(self.show()),
+            Command::Undo(n) => self.undo(n),
+            Command::Redo(n) => self.redo(n),
+            Command::New => {
+                let e = Engine::with_seed(self.game.clone(), self.setup.seed)
+                    .map_err(|h| format!("{}\n", self.rule_error(&h)))?;
+                self.engine = e;
+                self.history.clear();
+                self.redo.clear();
+                Ok(format!("new game\n{}", self.show()))
+            }
+            Command::Set(text) => match self.set(&text) {
+                Ok(()) => Ok(self.show()),
+                Err(e) => Err(format!("{e}\nthe position is unchanged\n")),
             },
-            "position" => Reply::text(format!("set {}\n", self.position_text())),
-            "json" => Reply::text(format!("{}\n", self.json())),
-            "history" => Reply::text(self.history_text()),
-            "info" => Reply::text(self.info()),
-            "save" => Reply::text(self.save(rest)),
-            "load" => Reply::text(self.load(rest)),
-            "random" => match count_arg(rest) {
-                Ok(n) => Reply::text(self.random(n)),
-                Err(e) => Reply::text(format!("{e}\n")),
-            },
-            "hint" => Reply::text(self.hint(rest)),
-            "ai" => Reply::text(self.ai_command(rest)),
-            "move" if rest.is_empty() => Reply::text("`move` needs a move name, e.g. `move s3`; `moves` lists them\n"),
-            "move" => Reply::text(self.play(rest)),
-            _ => Reply::text(self.play(line)),
+            Command::Position => Ok(format!("set {}\n", self.position_text())),
+            Command::Json => Ok(format!("{}\n", self.json())),
+            Command::History => Ok(self.history_text()),
+            Command::Info => Ok(self.info()),
+            Command::Save(path) => self.save(&path),
+            Command::Load(path) => self.load(&path),
+            Command::Random(n) => self.random(n),
+            Command::Hint(agent) => self.hint(&agent),
+            Command::Ai(text) => self.ai_command(&text),
+            Command::Move(text) => self.play(&text),
         }
     }
 }

@@ -6,7 +6,7 @@ use super::text::plural;
 use super::{Session, Step};
 
 impl Session {
-    pub(super) fn undo(&mut self, n: usize) -> String {
+    pub(super) fn undo(&mut self, n: usize) -> Result<String, String> {
         let mut done = 0;
         while done < n {
             let Some(step) = self.history.pop() else {
@@ -17,12 +17,12 @@ impl Session {
             done += 1;
         }
         if done == 0 {
-            return "nothing to undo\n".into();
+            return Err("nothing to undo\n".into());
         }
-        format!("undid {done} step{}\n{}", plural(done), self.show())
+        Ok(format!("undid {done} step{}\n{}", plural(done), self.show()))
     }
 
-    pub(super) fn redo(&mut self, n: usize) -> String {
+    pub(super) fn redo(&mut self, n: usize) -> Result<String, String> {
         let mut done = 0;
         while done < n {
             let Some(step) = self.redo.pop() else { break };
@@ -38,9 +38,9 @@ impl Session {
             done += 1;
         }
         if done == 0 {
-            return "nothing to redo\n".into();
+            return Err("nothing to redo\n".into());
         }
-        format!("redid {done} step{}\n{}", plural(done), self.show())
+        Ok(format!("redid {done} step{}\n{}", plural(done), self.show()))
     }
 
     pub(super) fn step_text(&self, s: &Step) -> String {

@@ -15,7 +15,7 @@ mod play;
 mod records;
 mod text;
 
-pub use command::COMMANDS;
+pub use command::{COMMANDS, Command};
 
 use std::sync::Arc;
 
@@ -45,15 +45,15 @@ enum Step {
     Set(String, Position),
 }
 
+/// What a command line answered.
 pub struct Reply {
     pub text: String,
+    /// The line was `quit`.
     pub quit: bool,
-}
-
-impl Reply {
-    fn text(text: impl Into<String>) -> Self {
-        Reply { text: text.into(), quit: false }
-    }
+    /// The command was refused (a bad command, an illegal move, a bad
+    /// position or record), or a rule went wrong while it ran. A refused
+    /// command changes nothing.
+    pub refused: bool,
 }
 
 pub struct Session {

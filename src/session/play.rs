@@ -8,18 +8,14 @@ use crate::engine::{Move, Position};
 use crate::position_text;
 
 impl Session {
-    pub(super) fn play(&mut self, text: &str) -> String {
-        let found = match self.engine.find_move(text) {
-            Ok(found) => found,
-            Err(h) => return format!("{}\n", self.rule_error(&h)),
-        };
-        if let Some(mv) = found {
-            return self.make(mv).unwrap_or_else(|e| format!("{e}\nthe game is unchanged\n"));
-        }
-        // The same words in another order (`exchange B2H B2L`), when that
+    /// Plays a typed move; a line that is no legal move is refused, saying
+    /// what is legal.
+    pub(super) fn play(&mut self, text: &str) -> Result<String, String> {
+        let found = self.engine.find_move(text).map_err(|h| format!("{}\n", self.rule_error(&h)))?;
+        // Or the same words in another order (`exchange B2H B2L`), when that
         // names one move only.
-        if let Some(mv) = self.permuted(text) {
-            return self.make(mv).unwrap_or_else(|e| format!("{e}\nthe game is unchanged\n"));
+        if let Some(mv) = found.or_else(|| self.permuted(text)) {
+            return self.make(mv).map_err(|e| format!("{e}\nthe game is unchanged\n"));
         }
         // A move and the move that follows it on one line (a sowing and the
         // capture it earns, say): the longest first part that is a move.
@@ -36,18 +32,25 @@ impl Session {
             }
             match self.engine.find_move(&rest) {
                 Ok(Some(m2)) => {
-                    self.history.push(Step::Move(m1, name1.clone()));
-                    self.redo.clear();
                     let who = self.game.players[mover as usize].clone();
-                    let second = self.make(m2).unwrap_or_else(|e| format!("{e}\n"));
-                    return format!("{who} plays {name1}\n{second}");
+                    return match self.make(m2) {
+                        Ok(second) => {
+                            self.history.insert(self.history.len() - 1, Step::Move(m1, name1.clone()));
+                            Ok(format!("{who} plays {name1}\n{second}"))
+                        }
+                        // Both moves or neither.
+                        Err(e) => {
+                            self.engine.undo();
+                            Err(format!("{e}\nthe game is unchanged\n"))
+                        }
+                    };
                 }
                 _ => {
                     self.engine.undo();
                 }
             }
         }
-        self.refusal(text)
+        Err(self.refusal(text))
     }
 
     /// The one legal move whose name has the typed words in another order.
@@ -100,15 +103,18 @@ impl Session {
         Ok(())
     }
 
-    /// Plays up to `n` random moves: a line for each, then the board.
-    pub(super) fn random(&mut self, n: usize) -> String {
+    /// Plays up to `n` random moves: a line for each, then the board. A rule
+    /// that goes wrong stops them (the moves made before it stay made).
+    pub(super) fn random(&mut self, n: usize) -> Result<String, String> {
         let mut out = String::new();
         let mut played = 0;
+        let mut failed = false;
         for _ in 0..n {
             let pick = match self.engine.sample_move(&mut self.rng) {
                 Ok(p) => p,
                 Err(h) => {
                     let _ = writeln!(out, "{}", self.rule_error(&h));
+                    failed = true;
                     break;
                 }
             };
@@ -117,6 +123,7 @@ impl Session {
             let mover = self.engine.to_move();
             if let Err(h) = self.engine.apply(mv) {
                 let _ = writeln!(out, "{}", self.rule_error(&h));
+                failed = true;
                 break;
             }
             self.history.push(Step::Move(mv, name.clone()));
@@ -125,10 +132,10 @@ impl Session {
             let _ = writeln!(out, "{} plays {name}", self.game.players[mover as usize]);
         }
         if played == 0 && out.is_empty() {
-            return "no legal moves: the game is over\n".into();
+            return Err("no legal moves: the game is over\n".into());
         }
         out.push_str(&self.show());
-        out
+        if failed { Err(out) } else { Ok(out) }
     }
 
     /// Parses `set` assignments into a new position, changing nothing on error.

@@ -33,23 +33,17 @@ impl Session {
         }
     }
 
-    pub(super) fn save(&self, path: &str) -> String {
-        if path.is_empty() {
-            return "`save` needs a file name\n".into();
-        }
+    pub(super) fn save(&self, path: &str) -> Result<String, String> {
         match std::fs::write(path, self.record().to_json() + "\n") {
-            Ok(()) => format!("saved {} step{} to {path}\n", self.history.len(), plural(self.history.len())),
-            Err(e) => format!("cannot save to {path}: {e}\n"),
+            Ok(()) => Ok(format!("saved {} step{} to {path}\n", self.history.len(), plural(self.history.len()))),
+            Err(e) => Err(format!("cannot save to {path}: {e}\n")),
         }
     }
 
-    pub(super) fn load(&mut self, path: &str) -> String {
-        if path.is_empty() {
-            return "`load` needs a file name\n".into();
-        }
+    pub(super) fn load(&mut self, path: &str) -> Result<String, String> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
-            Err(e) => return format!("cannot read {path}: {e}\nthe game is unchanged\n"),
+            Err(e) => return Err(format!("cannot read {path}: {e}\nthe game is unchanged\n")),
         };
         let loaded = Record::from_json(&text).map(|r| r.rules_beside(path)).and_then(|r| Session::from_record(&r));
         match loaded {
@@ -57,9 +51,9 @@ impl Session {
                 let color = self.color;
                 *self = s;
                 self.color = color;
-                format!("loaded {path}\n{}", self.show())
+                Ok(format!("loaded {path}\n{}", self.show()))
             }
-            Err(e) => format!("{e}\nthe game is unchanged\n"),
+            Err(e) => Err(format!("{e}\nthe game is unchanged\n")),
         }
     }
 

@@ -31,14 +31,15 @@ impl Session {
 
     /// The legal moves as text: every name, or for many moves, each group
     /// with how many moves it holds.
-    pub(super) fn moves_text(&mut self) -> String {
+    pub(super) fn moves_text(&mut self) -> Result<String, String> {
+        let rule_error = |s: &Self, h| format!("{}\n", s.rule_error(&h));
         match self.engine.count_moves() {
-            Err(h) => format!("{}\n", self.rule_error(&h)),
-            Ok(0) => "no legal moves: the game is over\n".to_string(),
-            Ok(n) if n <= 60 => format!("{}\n", self.legal_names().join(" ")),
+            Err(h) => Err(rule_error(self, h)),
+            Ok(0) => Ok("no legal moves: the game is over\n".to_string()),
+            Ok(n) if n <= 60 => Ok(format!("{}\n", self.legal_names().join(" "))),
             Ok(n) => match self.engine.move_summary() {
-                Err(h) => format!("{}\n", self.rule_error(&h)),
-                Ok(summary) => format!("{n} legal moves\n{}", summary_text(&summary, &self.game.colour_letters)),
+                Err(h) => Err(rule_error(self, h)),
+                Ok(summary) => Ok(format!("{n} legal moves\n{}", summary_text(&summary, &self.game.colour_letters))),
             },
         }
     }
