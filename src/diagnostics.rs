@@ -245,6 +245,30 @@ impl Failure {
     pub fn render(&self, color: bool) -> String {
         render(&self.diagnostics, &self.sources, color)
     }
+
+    /// The diagnostics as JSON, for scripts and editors: each with its
+    /// message, file, 1-based line and column, label and help.
+    pub fn to_json(&self) -> serde_json::Value {
+        let one = |d: &Diagnostic| {
+            let place = d.span.and_then(|s| self.sources.files.get(s.file as usize).map(|f| (s, f)));
+            let (file, line, column) = match place {
+                Some((s, f)) => {
+                    let (l, c) = line_col(&f.text, s.start);
+                    (Some(f.name.clone()), Some(l), Some(c))
+                }
+                None => (None, None, None),
+            };
+            serde_json::json!({
+                "message": d.message,
+                "file": file,
+                "line": line,
+                "column": column,
+                "label": (!d.label.is_empty()).then(|| d.label.clone()),
+                "help": d.help,
+            })
+        };
+        serde_json::Value::Array(self.diagnostics.iter().map(one).collect())
+    }
 }
 
 impl fmt::Display for Failure {

@@ -241,11 +241,7 @@ pub fn state_value(g: &Game, ty: Type, v: &str) -> Result<Value, String> {
         Type::Site => g.site_by_name(v).map(Value::Site),
         Type::Player => g.player_by_name(v).map(Value::Player),
         Type::Int => v.parse().ok().map(Value::Int),
-        Type::Bool => match v {
-            "true" | "t" | "1" | "yes" => Some(Value::Bool(true)),
-            "false" | "f" | "0" | "no" => Some(Value::Bool(false)),
-            _ => None,
-        },
+        Type::Bool => crate::compile::parse_bool(v).map(Value::Bool),
         _ => None,
     };
     r.ok_or_else(|| format!("`{v}` is not {}", ty.word()))

@@ -40,7 +40,8 @@ fn transcripts() {
             Err(f) => panic!("{}", f.render(false)),
         };
         let mut out = Vec::new();
-        scripted(session, script.as_bytes(), &mut out);
+        // Transcripts show refusals too: every line runs.
+        scripted(session, script.as_bytes(), &mut out, true);
         insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false, omit_expression => true }, {
             insta::assert_snapshot!(String::from_utf8(out).unwrap());
         });

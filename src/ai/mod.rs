@@ -11,6 +11,7 @@ pub mod table;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::Rng;
@@ -113,6 +114,25 @@ pub struct Choice {
     pub info: String,
 }
 
+/// Set by Ctrl-C: every search stops at its next look at the clock (agents
+/// return the best move found so far; solve and solitaire give up). The
+/// front end that sets it clears it.
+static INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+/// Asks every search to stop (safe to call from a signal handler).
+pub fn interrupt() {
+    INTERRUPT.store(true, Ordering::Relaxed);
+}
+
+/// Whether a stop was asked for since the last [`clear_interrupt`].
+pub fn interrupted() -> bool {
+    INTERRUPT.load(Ordering::Relaxed)
+}
+
+pub fn clear_interrupt() {
+    INTERRUPT.store(false, Ordering::Relaxed);
+}
+
 /// Tells an agent when to stop.
 pub(crate) struct Clock {
     start: Instant,
@@ -131,7 +151,9 @@ impl Clock {
         }
     }
     pub fn spent(&self) -> bool {
-        self.nodes.is_some_and(|n| self.used >= n) || self.time.is_some_and(|t| self.start.elapsed() >= t)
+        self.nodes.is_some_and(|n| self.used >= n)
+            || self.time.is_some_and(|t| self.start.elapsed() >= t)
+            || interrupted()
     }
 }
 

@@ -13,7 +13,7 @@
 //! the rules do, the solve starts again with the stores in the key.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::table::{BoundedTable, Bounds};
 use crate::engine::game::{Expr, Game, SiteId, SiteKind};
@@ -30,6 +30,34 @@ pub struct Solution {
     pub nodes: u64,
     pub positions: usize,
     pub seconds: f64,
+}
+
+/// How far a solve may go: the memory of its table, and optionally a time
+/// and a number of positions to search, after which it stops without a value.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub memory: usize,
+    pub time: Option<Duration>,
+    pub max_positions: Option<u64>,
+}
+
+/// Why a solve gave no value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unsolved {
+    /// Exact solving does not apply to these rules (the reason says why).
+    Refused(String),
+    /// The time or positions allowed ran out, or the search was interrupted.
+    Stopped(String),
+    /// A rule went wrong during the search.
+    Failed(String),
+}
+
+impl std::fmt::Display for Unsolved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unsolved::Refused(m) | Unsolved::Stopped(m) | Unsolved::Failed(m) => f.write_str(m),
+        }
+    }
 }
 
 const UNKNOWN: Bounds = Bounds { lower: -INF, upper: INF, best: u8::MAX };
@@ -77,6 +105,10 @@ struct Solver<'p> {
     start: Instant,
     /// How far the margin can still move from a position (see [`Reach`]).
     reach: Option<Reach>,
+    limits: Limits,
+    /// Why the search gave up, when it was not a rule that went wrong: the
+    /// game cannot be solved (a cycle), or a limit was reached.
+    gave_up: Option<Unsolved>,
 }
 
 /// How far the margin can still move, when the score is a sum of counts,
@@ -166,9 +198,7 @@ const MAX_MOVES: usize = 254;
 /// Why rules that read `ply` or `repetitions` are not solved.
 pub(crate) const HISTORY: &str = "these rules read `ply` or `repetitions`: a position's future depends on how it was reached, which a table of positions cannot see";
 
-fn cycle() -> Halt {
-    Halt::Error("a position can come round again: exact solving is for games that always end".into())
-}
+const CYCLE: &str = "a position can come round again: exact solving is for games that always end";
 
 /// Solves the position of `e`. `progress` is told of each step of MTD(f).
 /// The search works on a copy, so `e` is as it was whatever happens.
@@ -179,30 +209,42 @@ pub fn solve(e: &Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution, Str
 /// [`solve`], its table of positions kept within `memory` bytes (a smaller
 /// table costs time: positions it could not keep are searched again).
 pub fn solve_within(e: &Engine, memory: usize, progress: &mut dyn FnMut(&str)) -> Result<Solution, String> {
-    solve_copy(&mut e.clone(), memory, progress)
+    let limits = Limits { memory, time: None, max_positions: None };
+    solve_limited(e, limits, progress).map_err(|u| u.to_string())
 }
 
-fn solve_copy(e: &mut Engine, memory: usize, progress: &mut dyn FnMut(&str)) -> Result<Solution, String> {
-    if e.game.players.len() != 2 {
-        return Err(format!("exact solving is for two players; this game has {}", e.game.players.len()));
+/// [`solve`] within `limits`, saying why when there is no value.
+pub fn solve_limited(e: &Engine, limits: Limits, progress: &mut dyn FnMut(&str)) -> Result<Solution, Unsolved> {
+    if let Some(why) = refusal(&e.game) {
+        return Err(Unsolved::Refused(why));
     }
-    if e.game.chance {
-        return Err("exact solving is for games without chance; these rules draw random numbers".into());
+    solve_copy(&mut e.clone(), limits, progress)
+}
+
+/// Why exact solving does not apply to a game's rules, if it does not.
+pub fn refusal(game: &Game) -> Option<String> {
+    if game.players.len() != 2 {
+        return Some(format!("exact solving is for two players; this game has {}", game.players.len()));
     }
-    if e.game.history {
-        return Err(HISTORY.into());
+    if game.chance {
+        return Some("exact solving is for games without chance; these rules draw random numbers".into());
     }
+    game.history.then(|| HISTORY.into())
+}
+
+fn solve_copy(e: &mut Engine, limits: Limits, progress: &mut dyn FnMut(&str)) -> Result<Solution, Unsolved> {
     let start = Instant::now();
     let guess = first_guess(e);
     progress(&format!("first guess {guess}, from a short alpha-beta search"));
     let banks = banks(&e.game);
     if !banks.is_empty() {
         e.set_banks(&banks);
-        let r = solve_from(e, (guess, memory), true, start, progress);
+        let r = solve_from(e, (guess, limits), true, start, progress);
         let read = e.bank_read();
         e.set_banks(&[]);
         match r {
             Ok(sol) if !read => return Ok(sol),
+            Err(stop @ Unsolved::Stopped(_)) => return Err(stop),
             // A failure that may have come from keying without the banks.
             Err(_) if read => {}
             Ok(_) => {}
@@ -210,7 +252,7 @@ fn solve_copy(e: &mut Engine, memory: usize, progress: &mut dyn FnMut(&str)) -> 
         }
         progress("the rules read what a store holds: solving again with the stores in the table's key");
     }
-    solve_from(e, (guess, memory), false, start, progress)
+    solve_from(e, (guess, limits), false, start, progress)
 }
 
 /// The sites the table may leave out: the stores, if the score is a sum of
@@ -226,16 +268,16 @@ fn banks(game: &Game) -> Vec<SiteId> {
 /// MTD(f) from a first guess, then the principal variation.
 fn solve_from(
     e: &mut Engine,
-    (mut g, memory): (i32, usize),
+    (mut g, limits): (i32, Limits),
     relative: bool,
     start: Instant,
     progress: &mut dyn FnMut(&str),
-) -> Result<Solution, String> {
+) -> Result<Solution, Unsolved> {
     let fixed = if relative { banks(&e.game) } else { Vec::new() };
     let reach = Reach::new(e, &fixed);
     let mut s = Solver {
         reach,
-        tt: BoundedTable::new(memory),
+        tt: BoundedTable::new(limits.memory),
         path: Table::default(),
         nodes: 0,
         bufs: Vec::new(),
@@ -245,13 +287,16 @@ fn solve_from(
         progress,
         beta: 0,
         start,
+        limits,
+        gave_up: None,
     };
-    let halt = |h: Halt| h.to_string();
+    // The solver's own reason to give up, else the rule that went wrong.
+    let halt = |s: &mut Solver, h: Halt| s.gave_up.take().unwrap_or_else(|| Unsolved::Failed(h.to_string()));
     let (mut lower, mut upper) = (-INF, INF);
     while lower < upper {
         let beta = if g == lower { g + 1 } else { g };
         s.beta = beta;
-        g = s.node(e, beta - 1, beta, 0).map_err(halt)?;
+        g = s.node(e, beta - 1, beta, 0).map_err(|h| halt(&mut s, h))?;
         if g < beta {
             upper = g;
         } else {
@@ -268,10 +313,10 @@ fn solve_from(
             start.elapsed().as_secs_f64()
         ));
         if relative && e.bank_read() {
-            return Err("the rules read a bank".into());
+            return Err(Unsolved::Failed("the rules read a bank".into()));
         }
     }
-    let (best, pv) = s.principal_variation(e, g).map_err(halt)?;
+    let (best, pv) = s.principal_variation(e, g).map_err(|h| halt(&mut s, h))?;
     Ok(Solution {
         value: g as i64,
         best,
@@ -305,6 +350,35 @@ fn first_guess(e: &mut Engine) -> i32 {
 }
 
 impl Solver<'_> {
+    /// Gives up the search: the error that unwinds it, and why.
+    fn give_up(&mut self, why: Unsolved) -> Halt {
+        let h = Halt::Error(why.to_string());
+        self.gave_up = Some(why);
+        h
+    }
+
+    /// Whether the time or positions allowed have run out, or Ctrl-C was
+    /// pressed: looked at every 16,384 positions.
+    fn stop(&mut self) -> Option<Halt> {
+        if !self.nodes.is_multiple_of(1 << 14) {
+            return None;
+        }
+        let why = if super::interrupted() {
+            "interrupted".to_string()
+        } else if self.limits.max_positions.is_some_and(|n| self.nodes >= n) {
+            format!("no value within {} positions searched (--max-positions)", self.nodes)
+        } else if self.limits.time.is_some_and(|t| self.start.elapsed() >= t) {
+            format!(
+                "no value within {:.1} s (--time), {} positions searched",
+                self.start.elapsed().as_secs_f64(),
+                self.nodes
+            )
+        } else {
+            return None;
+        };
+        Some(self.give_up(Unsolved::Stopped(why)))
+    }
+
     /// The first player's margin under perfect play, within the window
     /// (fail-soft: outside it, a bound on the side it fell).
     fn node(&mut self, e: &mut Engine, alpha: i32, beta: i32, ply: usize) -> Result<i32, Halt> {
@@ -334,11 +408,14 @@ impl Solver<'_> {
             );
             (self.progress)(&line);
         }
+        if let Some(stop) = self.stop() {
+            return Err(stop);
+        }
         let hash = e.hash();
         // A position on the line searched, met again: a cycle. Else the
         // bounds the table knows.
         if self.path.contains_key(&hash) {
-            return Err(cycle());
+            return Err(self.give_up(Unsolved::Refused(CYCLE.into())));
         }
         // What the margin can still become: outside the window, that settles it.
         if let Some(reach) = &self.reach {
@@ -363,9 +440,9 @@ impl Solver<'_> {
         beta = beta.min(entry.upper);
         if ply >= MAX_PLIES {
             self.mark_off(hash);
-            return Err(Halt::Error(format!(
+            return Err(self.give_up(Unsolved::Refused(format!(
                 "a line of more than {MAX_PLIES} plies: exact solving is for games that always end"
-            )));
+            ))));
         }
         if self.bufs.len() <= ply {
             self.bufs.push(Vec::with_capacity(16));
@@ -379,9 +456,9 @@ impl Solver<'_> {
         if moves.len() > MAX_MOVES {
             self.bufs[ply] = moves;
             self.mark_off(hash);
-            return Err(Halt::Error(format!(
+            return Err(self.give_up(Unsolved::Refused(format!(
                 "a position with more than {MAX_MOVES} legal moves: exact solving is for smaller games"
-            )));
+            ))));
         }
         if moves.is_empty() {
             self.bufs[ply] = moves;
@@ -566,7 +643,7 @@ impl Solver<'_> {
         for (i, again, child, margin) in probes.drain(..) {
             let known = self.tt.get(child);
             if self.path.contains_key(&child) {
-                return Some(Err(cycle()));
+                return Some(Err(self.give_up(Unsolved::Refused(CYCLE.into()))));
             }
             let margin = match margin {
                 Ok(v) => v,

@@ -2,26 +2,76 @@
 //! exit code. `repl` plays (interactive or from a pipe), `search` runs the
 //! analyses (solve, solitaire, perft, match), `show` describes a rule file.
 
+/// Prints to standard output; a reader that has gone (`| head -1`) ends the
+/// program quietly, with exit code 0, as it ends `cat`.
+macro_rules! say {
+    ($($t:tt)*) => { $crate::cli::write_out(format_args!($($t)*)) };
+}
+/// [`say!`] with a newline.
+macro_rules! sayln {
+    ($($t:tt)*) => { $crate::cli::write_out(format_args!("{}\n", format_args!($($t)*))) };
+}
+/// Prints to standard error, for messages and progress; a closed standard
+/// error is ignored.
+macro_rules! note {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = std::io::stderr().lock().write_fmt(format_args!($($t)*));
+    }};
+}
+/// [`note!`] with a newline.
+macro_rules! noteln {
+    ($($t:tt)*) => { note!("{}\n", format_args!($($t)*)) };
+}
+
 mod repl;
 mod search;
 mod show;
 
+/// The exit codes, the same for every command (the README lists them).
+pub mod exit {
+    /// Done: the files check, the game was played, the answer is printed
+    /// (a goal proved unreachable is an answer).
+    pub const OK: i32 = 0;
+    /// The input was wrong: a rule file with mistakes, a file that cannot
+    /// be read, a record that does not fit, a command refused in a piped
+    /// `play`, or a rule that went wrong while playing.
+    pub const FAILED: i32 = 1;
+    /// The command line was wrong: an unknown flag, a bad value, a missing
+    /// argument, or flags that do not go together.
+    pub const USAGE: i32 = 2;
+    /// No answer: `solve` cannot solve these rules or ran out of its budget;
+    /// `solitaire` stopped at its limits before finding the goal.
+    pub const NO_ANSWER: i32 = 3;
+    /// Stopped by Ctrl-C (what was finished is reported first).
+    pub const INTERRUPTED: i32 = 130;
+}
+
+/// Writes to standard output and flushes; see [`say!`].
+pub(crate) fn write_out(args: std::fmt::Arguments) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.flush()) {
+        std::process::exit(if e.kind() == std::io::ErrorKind::BrokenPipe { exit::OK } else { exit::FAILED });
+    }
+}
+
 pub use repl::scripted;
 pub use show::describe;
-
-use repl::interactive;
-use search::{perft, solitaire, solve};
 
 use std::io::IsTerminal;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::compile::{Config, check_file, compile_file};
-use crate::record::Record;
-use crate::session::{Session, Setup};
-
 #[derive(Parser, Debug)]
-#[command(name = "mancala", version, about = "A rules language for mancala games, and its interpreter")]
+#[command(
+    name = "mancala",
+    version,
+    about = "A rules language for mancala games, and its interpreter",
+    after_help = "Exit codes: 0 done; 1 the input was wrong (rule file, record, a refused command, a rule error); \
+                  2 the command line was wrong; 3 no answer (cannot be solved, or a limit was reached); \
+                  130 stopped by Ctrl-C."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -29,26 +79,49 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Check rule files, with their defaults and every variant, and explain every mistake.
+    /// Check rule files and explain every mistake: with their defaults and every
+    /// variant, or as --variant and --set choose.
     Check {
+        /// The rule files to check.
         #[arg(required = true)]
         files: Vec<String>,
+        #[command(flatten)]
+        choice: Choice,
+        /// Print the result as JSON: one object a file, with its mistakes.
+        #[arg(long)]
+        json: bool,
     },
     /// Play a rule file in a REPL; reads a script of commands when stdin is not a terminal.
     Play {
-        /// The rule file (not needed with --load).
+        /// The rule file (not with --load: a record names its own).
         file: Option<String>,
         #[command(flatten)]
         choice: Choice,
         /// Seed for everything random (the `random` command, chance in the rules).
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Continue a game saved with `save`.
-        #[arg(long, value_name = "RECORD")]
+        /// Continue a game saved with `save`: its rules, variants, options and seed are the
+        /// record's, so FILE, --variant, --set and --seed cannot be given with it.
+        #[arg(long, value_name = "RECORD", conflicts_with_all = ["file", "variants", "settings", "seed"])]
         load: Option<String>,
+        /// With commands from a pipe: run every line, even after one is refused
+        /// (the exit code is still 1 if any was). Without it the script stops there.
+        #[arg(long)]
+        keep_going: bool,
+    },
+    /// Show what a rule file compiles to: board, tracks, relations, phases, moves, options.
+    Show {
+        /// The rule file.
+        file: String,
+        #[command(flatten)]
+        choice: Choice,
+        /// Print it as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Solve a two-player game without chance exactly: its value, best move and principal variation.
     Solve {
+        /// The rule file.
         file: String,
         #[command(flatten)]
         choice: Choice,
@@ -59,6 +132,12 @@ pub enum Command {
         /// A smaller table costs time, never exactness.
         #[arg(long, value_name = "SIZE", value_parser = crate::ai::table::parse_bytes)]
         memory: Option<usize>,
+        /// Give up (exit code 3) after this long: 90s, 500ms, 10m.
+        #[arg(long, value_name = "TIME", value_parser = parse_time)]
+        time: Option<std::time::Duration>,
+        /// Give up (exit code 3) after searching this many positions.
+        #[arg(long, value_name = "N", value_parser = at_least_one)]
+        max_positions: Option<u64>,
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
@@ -67,6 +146,7 @@ pub enum Command {
     /// solver's choice (forced passes are not counted), or a proof that the
     /// goal cannot be reached.
     Solitaire {
+        /// The rule file.
         file: String,
         #[command(flatten)]
         choice: Choice,
@@ -76,42 +156,47 @@ pub enum Command {
         /// The counts to reach, as assignments (`s=3,1,0 s-reserve=0`); sites not named are free.
         #[arg(long, value_name = "ASSIGNMENTS")]
         goal: String,
-        /// Give up after reaching this many distinct positions.
-        #[arg(long, default_value_t = 50_000_000)]
+        /// Give up (exit code 3) after reaching this many distinct positions.
+        #[arg(long, value_name = "N", default_value_t = 50_000_000)]
         max_positions: usize,
-        /// Give up after looking this many moves ahead.
-        #[arg(long, default_value_t = 1_000)]
+        /// Give up (exit code 3) after looking this many moves ahead.
+        #[arg(long, value_name = "N", default_value_t = 1_000)]
         max_moves: usize,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Play many seeded games between agents and report how each seat fares.
     Match {
+        /// The rule file.
         file: String,
+        #[command(flatten)]
+        choice: Choice,
         /// One agent per seat, or one for all: random, greedy, alphabeta[:BUDGET], mcts[:BUDGET]
         /// (a budget is a time, 50ms, or a number of nodes or playouts).
         #[arg(long, value_delimiter = ',', required = true)]
         agents: Vec<crate::ai::AgentSpec>,
-        #[arg(long, default_value_t = 100)]
-        games: usize,
-        #[command(flatten)]
-        choice: Choice,
+        /// How many games to play (1 or more).
+        #[arg(long, default_value_t = 100, value_parser = at_least_one)]
+        games: u64,
         /// Game i is played from seed SEED + i.
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Games longer than this are cut and counted unfinished.
-        #[arg(long, default_value_t = 10_000)]
+        #[arg(long, value_name = "N", default_value_t = 10_000)]
         max_plies: usize,
         /// Play the first N plies of each game at random (from the game's seed),
         /// so that agents that search without chance vary their games.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, value_name = "N", default_value_t = 0)]
         opening: usize,
+        /// Print the report as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Count the positions at each depth of the game tree (every legal move of every
     /// ply; a move that earns another turn is one ply), with positions per second.
     Perft {
+        /// The rule file.
         file: String,
         #[command(flatten)]
         choice: Choice,
@@ -131,22 +216,24 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Show what a rule file compiles to: board, tracks, relations, phases, moves, options.
-    Show {
-        file: String,
-        #[command(flatten)]
-        choice: Choice,
-    },
 }
 
+/// The game a rule file describes: which variants, which option settings.
 #[derive(Args, Debug, Clone, Default)]
 pub struct Choice {
     /// A named variant of the rule file (may be given more than once).
     #[arg(long = "variant", value_name = "NAME")]
     pub variants: Vec<String>,
-    /// Set an option: --set NAME=VALUE (may be given more than once).
+    /// Set an option: --set NAME=VALUE (may be given more than once); a condition
+    /// takes true/false, 1/0 or yes/no.
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
     pub settings: Vec<(String, String)>,
+}
+
+impl Choice {
+    fn config(&self) -> crate::compile::Config {
+        crate::compile::Config { variants: self.variants.clone(), settings: self.settings.clone() }
+    }
 }
 
 fn parse_setting(s: &str) -> Result<(String, String), String> {
@@ -158,129 +245,54 @@ fn parse_setting(s: &str) -> Result<(String, String), String> {
     }
 }
 
-/// Runs the command line; returns the process exit code.
+/// A count of 1 or more.
+fn at_least_one(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("`{s}` is not a whole number of 1 or more")),
+    }
+}
+
+/// A time as agents' budgets write it: `90s`, `500ms`, `10m`.
+fn parse_time(s: &str) -> Result<std::time::Duration, String> {
+    let (n, scale) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = s.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = s.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        return Err(format!("`{s}` is not a time: a number and a unit, as in 90s, 500ms, 10m, 2h"));
+    };
+    match n.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v * scale <= 1e9 => Ok(std::time::Duration::from_secs_f64(v * scale)),
+        _ => Err(format!("`{s}` is not a time: a number above 0 and a unit, as in 90s, 500ms, 10m")),
+    }
+}
+
+/// Runs the command line; returns the process exit code (see [`exit`]).
 pub fn run(cli: Cli) -> i32 {
     let color = std::io::stderr().is_terminal();
     match cli.command {
-        Command::Check { files } => {
-            let mut code = 0;
-            for f in &files {
-                match check_file(f) {
-                    Ok(g) => {
-                        let variants = if g.variants.is_empty() {
-                            String::new()
-                        } else {
-                            format!(
-                                ", variants {}",
-                                g.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ")
-                            )
-                        };
-                        println!(
-                            "{f}: ok ({}: {} players, {} sites{variants})",
-                            g.name,
-                            g.players.len(),
-                            g.sites.len()
-                        );
-                    }
-                    Err(fail) => {
-                        eprint!("{}", fail.render(color));
-                        let n = fail.diagnostics.len();
-                        eprintln!("{f}: {n} error{}", if n == 1 { "" } else { "s" });
-                        code = 1;
-                    }
-                }
-            }
-            code
+        Command::Check { files, choice, json } => show::check(&files, &choice, json, color),
+        Command::Show { file, choice, json } => show::show(&file, &choice, json, color),
+        Command::Play { file, choice, seed, load, keep_going } => {
+            repl::play(file, choice, seed, load, keep_going, color)
         }
-        Command::Solve { file, choice, position, memory, json } => solve(file, choice, position, (memory, json), color),
+        Command::Solve { file, choice, position, memory, time, max_positions, json } => {
+            search::solve(file, choice, position, search::SolveBudget { memory, time, max_positions }, json, color)
+        }
         Command::Perft { file, choice, depth, position, seed, divide, json } => {
-            perft(file, choice, (position, seed), depth as usize, (divide, json), color)
+            search::perft(file, choice, (position, seed), depth as usize, (divide, json), color)
         }
         Command::Solitaire { file, choice, position, goal, max_positions, max_moves, json } => {
-            solitaire(file, choice, position, &goal, (max_positions, max_moves), json, color)
+            search::solitaire(file, choice, position, &goal, (max_positions, max_moves), json, color)
         }
-        Command::Match { file, agents, games, choice, seed, max_plies, opening, json } => {
-            let game = match compile_file(&file, &Config { variants: choice.variants, settings: choice.settings }) {
-                Ok(g) => std::sync::Arc::new(g),
-                Err(fail) => {
-                    eprint!("{}", fail.render(color));
-                    return 1;
-                }
-            };
-            let bar = indicatif::ProgressBar::new(games as u64);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (about {eta} left)")
-                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            let r = crate::analysis::play_match(
-                game,
-                &agents,
-                games,
-                seed,
-                crate::analysis::Play { max_plies, opening },
-                &|| bar.inc(1),
-            );
-            bar.finish_and_clear();
-            match r {
-                Ok(report) if json => {
-                    println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
-                    0
-                }
-                Ok(report) => {
-                    print!("{}", report.table());
-                    0
-                }
-                Err(e) => {
-                    eprintln!("{e}");
-                    1
-                }
-            }
-        }
-        Command::Show { file, choice } => {
-            match compile_file(&file, &Config { variants: choice.variants, settings: choice.settings }) {
-                Ok(g) => {
-                    print!("{}", describe(&g));
-                    0
-                }
-                Err(fail) => {
-                    eprint!("{}", fail.render(color));
-                    1
-                }
-            }
-        }
-        Command::Play { file, choice, seed, load } => {
-            let session = match (load, file) {
-                (Some(path), _) => match std::fs::read_to_string(&path)
-                    .map_err(|e| format!("cannot read {path}: {e}"))
-                    .and_then(|t| Record::from_json(&t))
-                    .map(|r| r.rules_beside(&path))
-                    .and_then(|r| Session::from_record(&r))
-                {
-                    Ok(s) => s,
-                    Err(e) => {
-                        eprintln!("{e}");
-                        return 1;
-                    }
-                },
-                (None, Some(rules)) => {
-                    match Session::new(Setup { rules, variants: choice.variants, settings: choice.settings, seed }) {
-                        Ok(s) => s,
-                        Err(fail) => {
-                            eprint!("{}", fail.render(color));
-                            return 1;
-                        }
-                    }
-                }
-                (None, None) => {
-                    eprintln!("`play` needs a rule file, or --load RECORD");
-                    return 2;
-                }
-            };
-            if std::io::stdin().is_terminal() {
-                interactive(session)
-            } else {
-                scripted(session, std::io::stdin().lock(), &mut std::io::stdout())
-            }
+        Command::Match { file, choice, agents, games, seed, max_plies, opening, json } => {
+            let play = crate::analysis::Play { max_plies, opening };
+            search::play_match(&file, &choice, (&agents, games as usize, seed), play, json, color)
         }
     }
 }

@@ -1,6 +1,128 @@
-//! `mancala show`: what a rule file compiles to.
+//! `mancala check` (every mistake of rule files) and `mancala show` (what a
+//! rule file compiles to), as text or JSON.
 
+use super::{Choice, exit};
+use crate::compile::{check_file, compile_file};
+use crate::diagnostics::Failure;
 use crate::engine::game::{Game, value_text};
+
+/// Checks each file: with its defaults and every variant, or the variants and
+/// settings chosen. Exit code 1 if any has a mistake.
+pub(super) fn check(files: &[String], choice: &Choice, json: bool, color: bool) -> i32 {
+    let chosen = !choice.variants.is_empty() || !choice.settings.is_empty();
+    let mut code = exit::OK;
+    let mut results = Vec::new();
+    for f in files {
+        let r = if chosen { compile_file(f, &choice.config()) } else { check_file(f) };
+        if r.is_err() {
+            code = exit::FAILED;
+        }
+        if json {
+            results.push(check_json(f, &r));
+            continue;
+        }
+        match r {
+            Ok(g) => {
+                let variants = if g.variants.is_empty() {
+                    String::new()
+                } else {
+                    format!(", variants {}", g.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", "))
+                };
+                sayln!("{f}: ok ({}: {} players, {} sites{variants})", g.name, g.players.len(), g.sites.len());
+            }
+            Err(fail) => {
+                note!("{}", fail.render(color));
+                let n = fail.diagnostics.len();
+                noteln!("{f}: {n} error{}", if n == 1 { "" } else { "s" });
+            }
+        }
+    }
+    if json {
+        sayln!("{}", serde_json::to_string_pretty(&results).unwrap_or_default());
+    }
+    code
+}
+
+fn check_json(file: &str, r: &Result<Game, Failure>) -> serde_json::Value {
+    match r {
+        Ok(g) => serde_json::json!({
+            "file": file,
+            "ok": true,
+            "game": g.name,
+            "players": g.players,
+            "sites": g.sites.len(),
+            "variants": g.variants.iter().map(|v| v.name.clone()).collect::<Vec<_>>(),
+        }),
+        Err(fail) => serde_json::json!({ "file": file, "ok": false, "errors": fail.to_json() }),
+    }
+}
+
+/// Prints what a rule file compiles to.
+pub(super) fn show(file: &str, choice: &Choice, json: bool, color: bool) -> i32 {
+    match compile_file(file, &choice.config()) {
+        Ok(g) if json => {
+            sayln!("{}", serde_json::to_string_pretty(&describe_json(&g)).unwrap_or_default());
+            exit::OK
+        }
+        Ok(g) => {
+            say!("{}", describe(&g));
+            exit::OK
+        }
+        Err(fail) => {
+            note!("{}", fail.render(color));
+            exit::FAILED
+        }
+    }
+}
+
+/// What a rule file compiles to, as JSON: the same facts as [`describe`].
+pub fn describe_json(g: &Game) -> serde_json::Value {
+    use serde_json::json;
+    let name = |i: u16| g.sites[i as usize].name.clone();
+    let value = |v| match v {
+        crate::engine::game::Value::Int(i) => json!(i),
+        crate::engine::game::Value::Bool(b) => json!(b),
+        other => json!(value_text(other)),
+    };
+    json!({
+        "game": g.name,
+        "file": g.path,
+        "variants_applied": g.variants_applied,
+        "players": g.players,
+        "options": g.options.iter().map(|o| json!({
+            "name": o.name,
+            "value": value(o.value),
+            "default": value(o.default),
+            "range": o.range.map(|(a, b)| [a, b]),
+            "doc": o.doc,
+        })).collect::<Vec<_>>(),
+        "variants": g.variants.iter().map(|v| json!({ "name": v.name, "doc": v.doc })).collect::<Vec<_>>(),
+        "sites": g.sites.iter().map(|s| json!({
+            "name": s.name,
+            "kind": s.kind.word(),
+            "owner": s.owner.map(|o| g.players[o as usize].clone()),
+        })).collect::<Vec<_>>(),
+        "tracks": g.tracks.iter().map(|t| json!({
+            "name": t.name,
+            "cyclic": t.cyclic,
+            "sites": t.sites.iter().map(|&i| name(i)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "relations": g.relations.iter().map(|(r, map)| {
+            let pairs: serde_json::Map<String, serde_json::Value> = map.iter().enumerate()
+                .filter_map(|(i, t)| t.map(|t| (name(i as u16), json!(name(t))))).collect();
+            (r.clone(), serde_json::Value::Object(pairs))
+        }).collect::<serde_json::Map<_, _>>(),
+        "phases": g.phases.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+        "moves": g.moves.iter().map(|m| json!({
+            "name": m.name,
+            "phase": g.phases[m.phase as usize].name,
+            "choosing": m.params.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "avoid": g.avoids.iter().map(|a| a.0.clone()).collect::<Vec<_>>(),
+        "ends": g.ends.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
+        "when_stuck": if g.stuck == crate::engine::game::StuckAction::Pass { "pass" } else { "end" },
+    })
+}
 
 /// What a rule file compiles to, for `mancala show`.
 pub fn describe(g: &Game) -> String {

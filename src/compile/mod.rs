@@ -5,6 +5,7 @@
 mod board;
 mod load;
 mod options;
+pub use options::parse_bool;
 mod rules;
 
 use std::collections::HashMap;

@@ -420,14 +420,25 @@ fn check_value(v: Literal, decl: &OptionDecl) -> Result<Value, String> {
     }
 }
 
+/// A condition as typed on the command line or in the REPL's `set`:
+/// `true`/`false`, `1`/`0`, `yes`/`no` or `t`/`f`.
+pub fn parse_bool(text: &str) -> Option<bool> {
+    match text {
+        "true" | "t" | "1" | "yes" => Some(true),
+        "false" | "f" | "0" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+/// An option's value from `--set NAME=VALUE`, read as the kind of value the
+/// option holds.
 fn parse_setting(text: &str, decl: &OptionDecl) -> Result<Value, String> {
-    let lit = match text.trim() {
-        "true" => Literal::Bool(true),
-        "false" => Literal::Bool(false),
-        t => match t.parse::<i64>() {
-            Ok(i) => Literal::Int(i),
-            Err(_) => return Err(format!("`{t}` is neither a number nor true/false")),
-        },
+    let t = text.trim();
+    let lit = match decl.default {
+        Literal::Bool(_) => {
+            Literal::Bool(parse_bool(t).ok_or_else(|| format!("`{t}` is not true or false (nor 1/0, yes/no)"))?)
+        }
+        Literal::Int(_) => Literal::Int(t.parse().map_err(|_| format!("`{t}` is not a number"))?),
     };
     check_value(lit, decl)
 }

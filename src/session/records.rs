@@ -22,6 +22,12 @@ impl Session {
         Ok(s)
     }
 
+    /// Starts a session from a record file.
+    pub fn from_record_file(path: &str) -> Result<Session, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        Session::from_record(&Record::from_json(&text)?.rules_beside(path))
+    }
+
     pub fn record(&self) -> Record {
         Record {
             rules: self.setup.rules.clone(),

@@ -1,0 +1,150 @@
+//! The command line as scripts use it: exit codes, flags that mean the same
+//! in every subcommand, piped scripts that stop at the first refusal, and
+//! output to a reader that has gone.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use clap::CommandFactory;
+
+/// `mancala ARGS`, started with its three streams piped.
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn mancala(args: &[&str], stdin: &str) -> Output {
+    let mut child = spawn(args);
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn code(args: &[&str]) -> i32 {
+    let out = mancala(args, "");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"), "{args:?} panicked");
+    out.status.code().unwrap_or(-1)
+}
+
+#[test]
+fn every_command_ends_with_a_documented_exit_code() {
+    let cases: &[(&[&str], i32)] = &[
+        (&["check", "rules/kalah.mancala", "rules/cups.mancala"], 0),
+        (&["check", "tests/bad/unknown-names.mancala"], 1),
+        (&["check", "no/such/file.mancala"], 1),
+        (&["check"], 2),
+        (&["check", "rules/kalah.mancala", "--frobnicate"], 2),
+        (&["show", "rules/kalah.mancala", "--json"], 0),
+        (&["show", "rules/kalah.mancala", "--variant", "nope"], 1),
+        (&["solve", "rules/kalah.mancala", "--set", "pits=3", "--set", "stones=2"], 0),
+        (&["solve", "rules/kalah.mancala", "--position", "s1=x"], 2),
+        (&["solve", "rules/spectral-reapers.mancala"], 3),
+        (&["solve", "rules/kalah.mancala", "--max-positions", "1000"], 3),
+        (&["solve", "rules/kalah.mancala", "--time", "soon"], 2),
+        (&["solitaire", "rules/cups.mancala", "--goal", "s=4,0,0,9", "--max-moves", "2"], 3),
+        (&["solitaire", "rules/cups.mancala", "--goal", "turn=north"], 2),
+        (&["match", "rules/kalah.mancala", "--agents", "random", "--games", "0"], 2),
+        (&["match", "rules/kalah.mancala", "--agents", "random,random,random", "--games", "1"], 2),
+        (&["match", "rules/kalah.mancala", "--agents", "random", "--games", "2"], 0),
+        (&["perft", "rules/kalah.mancala", "--depth", "2"], 0),
+        (&["play", "rules/kalah.mancala", "--load", "game.json"], 2),
+        (&["play", "--load", "game.json", "--seed", "3"], 2),
+        (&["play", "--load", "no/such/record.json"], 1),
+        (&["play"], 2),
+    ];
+    for (args, expect) in cases {
+        assert_eq!(code(args), *expect, "mancala {}", args.join(" "));
+    }
+}
+
+#[test]
+fn a_piped_script_stops_at_the_first_refused_command_unless_told_to_go_on() {
+    let script = "s1\nfrobnicate\nn1\n";
+    let out = mancala(&["play", "rules/kalah.mancala", "--variant", "standard"], script);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text.contains("> frobnicate") && !text.contains("> n1"), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped at line 2"));
+
+    let out = mancala(&["play", "rules/kalah.mancala", "--variant", "standard", "--keep-going"], script);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "a refused line still fails the script");
+    assert!(text.contains("> n1\nnorth plays n1"), "{text}");
+
+    // A rule error stops it too: a hook that loops for ever.
+    let out = mancala(&["play", "tests/hooks/loops-forever.mancala"], "moves\ns1\nboard\n");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stdout));
+
+    let out = mancala(&["play", "rules/kalah.mancala"], "s1\nboard\nquit\ns2\n");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn writing_to_a_reader_that_has_gone_ends_quietly() {
+    for args in [
+        &["match", "rules/kalah.mancala", "--agents", "random", "--games", "3", "--json"][..],
+        &["perft", "rules/kalah.mancala", "--depth", "3"],
+        &["show", "rules/tea-party.mancala"],
+        &["play", "rules/kalah.mancala"],
+    ] {
+        let mut child = spawn(args);
+        // The reader goes before anything is written: the first write fails.
+        drop(child.stdout.take());
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(b"s1\nboard\n");
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_same_flags_mean_the_same_in_every_command() {
+    // A condition takes 1/0 as the REPL's `set` does.
+    for value in ["1", "0", "true", "false", "yes", "no"] {
+        let setting = format!("lap-skips-origin={value}");
+        assert_eq!(code(&["check", "rules/kalah.mancala", "--set", &setting]), 0, "{setting}");
+        assert_eq!(code(&["show", "rules/kalah.mancala", "--set", &setting]), 0, "{setting}");
+    }
+    assert_eq!(code(&["check", "rules/kalah.mancala", "--set", "lap-skips-origin=2"]), 1);
+    // check with a variant and settings checks that game only.
+    let out = mancala(&["check", "rules/kalah.mancala", "--set", "pits=9", "--json"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["ok"], false);
+    assert!(v[0]["errors"][0]["message"].as_str().unwrap().contains("pits"), "{v}");
+
+    let out = mancala(&["check", "tests/bad/unknown-names.mancala", "--json"], "");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &v[0]["errors"][0];
+    assert_eq!(first["file"], "tests/bad/unknown-names.mancala");
+    assert!(first["line"].as_u64().unwrap() > 0 && first["column"].as_u64().unwrap() > 0, "{first}");
+
+    let out = mancala(&["show", "rules/kalah.mancala", "--set", "pits=4", "--json"], "");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["sites"].as_array().unwrap().len(), 10);
+    assert_eq!(v["players"], serde_json::json!(["south", "north"]));
+
+    // Every subcommand's every argument says what it is for.
+    let cli = mancala::cli::Cli::command();
+    for sub in cli.get_subcommands() {
+        assert!(sub.get_about().is_some(), "{} has no help", sub.get_name());
+        for arg in sub.get_arguments() {
+            assert!(arg.get_help().is_some(), "{} {} has no help", sub.get_name(), arg.get_id());
+        }
+    }
+}
+
+#[test]
+fn a_match_of_no_games_is_refused_rather_than_reporting_nothing() {
+    let out = mancala(&["match", "rules/kalah.mancala", "--agents", "random", "--games", "0"], "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`0` is not a whole number of 1 or more"), "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("-0.00"));
+}
