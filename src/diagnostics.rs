@@ -178,6 +178,36 @@ impl miette::Diagnostic for Rendered {
     }
 }
 
+/// Text from a rule file, a hook or a record with its control characters
+/// written as escapes (`\x1b`, `\u{9b}`), so that printing it cannot
+/// recolour the terminal or set its title. Newlines and tabs stay.
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !s.chars().any(bad) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            c if !bad(c) => out.push(c),
+            c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A source text as diagnostics draw it: each byte of a control character
+/// (but newlines, tabs and carriage returns) shown as `?`, so the byte
+/// offsets of spans still hold and the terminal is not driven by the file.
+fn drawable(text: &Arc<str>) -> Arc<str> {
+    let bad = |c: char| c.is_control() && !matches!(c, '\n' | '\t' | '\r');
+    if !text.chars().any(bad) {
+        return text.clone();
+    }
+    text.chars().map(|c| if bad(c) { "?".repeat(c.len_utf8()) } else { c.to_string() }).collect::<String>().into()
+}
+
 /// Renders diagnostics as plain text (no colour, fixed width), as they appear
 /// in snapshots and when output is not a terminal; with `color`, as miette's
 /// fancy terminal output.
@@ -190,8 +220,9 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
         let mut source = d
             .span
             .and_then(|s| sources.files.get(s.file as usize))
-            .map(|f| NamedSource::new(f.name.clone(), f.text.clone()));
+            .map(|f| NamedSource::new(escape_controls(&f.name), drawable(&f.text)));
         let mut diag = d.clone();
+        diag.message = escape_controls(&diag.message).into_owned();
         // miette cannot draw lines thousands of columns long: such a place
         // is told by line and column instead.
         if let Some((span, f)) = d.span.and_then(|s| sources.files.get(s.file as usize).map(|f| (s, f))) {

@@ -9,7 +9,7 @@
 
 use rhai::{AST, Dynamic, Engine, Position, Scope};
 
-use crate::diagnostics::{Diagnostic, Span};
+use crate::diagnostics::{Diagnostic, Span, escape_controls};
 use crate::engine::game::{Game, Type, Value};
 
 /// Most rhai operations one call of a hook may take.
@@ -166,9 +166,12 @@ impl Hooks {
                 rhai::EvalAltResult::ErrorStackOverflow(_) => "recursed too deeply".to_string(),
                 ref other => other.to_string(),
             };
+            // A hook's error can carry any string the hook made.
+            let what = escape_controls(&what).into_owned();
             (format!("hook `{}` failed: {what}", def.name), map_position(&def.code, def.prefix, def.code_span, pos))
         })?;
-        from_dynamic(g, def.returns, r).map_err(|m| (format!("hook `{}` returned {m}", def.name), def.code_span))
+        from_dynamic(g, def.returns, r)
+            .map_err(|m| (format!("hook `{}` returned {}", def.name, escape_controls(&m)), def.code_span))
     }
 }
 

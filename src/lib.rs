@@ -10,6 +10,7 @@ pub mod cli;
 pub mod compile;
 pub mod diagnostics;
 pub mod engine;
+pub mod files;
 pub mod hooks;
 pub mod perft;
 pub mod position_text;

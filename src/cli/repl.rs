@@ -59,33 +59,44 @@ pub(super) fn play(
 /// is refused (or whose rules go wrong), with exit code 1, unless
 /// `keep_going`, which runs every line and still ends with 1 if any was
 /// refused. A reader that has gone (`| head`) ends it quietly.
-pub fn scripted(mut s: Session, input: impl BufRead, out: &mut impl Write, keep_going: bool) -> i32 {
+pub fn scripted(mut s: Session, mut input: impl BufRead, out: &mut impl Write, keep_going: bool) -> i32 {
     if write!(out, "{}", s.banner()).is_err() {
         return exit::OK;
     }
     let mut code = exit::OK;
-    // Lines that are not UTF-8 are read with replacement characters, so a
-    // stray byte costs one refused command, not the rest of the script.
-    for (number, line) in input.split(b'\n').enumerate() {
-        let Ok(line) = line else { break };
-        let line = String::from_utf8_lossy(&line);
+    let mut bytes = Vec::new();
+    let mut number = 0;
+    while let Ok(Some(too_long)) = next_line(&mut input, &mut bytes, MAX_LINE) {
+        number += 1;
+        // Lines that are not UTF-8 are read with replacement characters, so
+        // a stray byte costs one refused command, not the rest of the script.
+        let line = String::from_utf8_lossy(&bytes);
         let trimmed = line.trim();
-        if trimmed.is_empty() {
+        if trimmed.is_empty() && !too_long {
             continue;
         }
-        let written = if trimmed.starts_with('#') {
+        let written = if trimmed.starts_with('#') && !too_long {
             writeln!(out, "{trimmed}")
         } else {
-            let reply = s.command(trimmed);
-            let written = write!(out, "> {trimmed}\n{}", reply.text);
+            let reply = if too_long {
+                let text = format!("a line of more than {} KiB is no command\n", MAX_LINE >> 10);
+                crate::session::Reply { text, quit: false, refused: true }
+            } else {
+                s.command(trimmed)
+            };
+            let shown: String = trimmed.chars().take(80).collect();
+            let written = write!(out, "> {shown}{}\n{}", if too_long { " ..." } else { "" }, reply.text);
             if reply.quit {
                 break;
+            }
+            if too_long && keep_going {
+                skip_line(&mut input);
             }
             if reply.refused {
                 code = exit::FAILED;
                 if !keep_going {
                     let _ = out.flush();
-                    noteln!("stopped at line {}, which was refused (--keep-going runs every line)", number + 1);
+                    noteln!("stopped at line {number}, which was refused (--keep-going runs every line)");
                     break;
                 }
             }
@@ -97,6 +108,51 @@ pub fn scripted(mut s: Session, input: impl BufRead, out: &mut impl Write, keep_
     }
     let _ = out.flush();
     code
+}
+
+/// The longest command line read; the rest of a longer one is skipped.
+const MAX_LINE: usize = 64 << 10;
+
+/// Reads the next line, without its newline, into `buf`: `Some(false)`, or
+/// `Some(true)` as soon as it passes `max` bytes (the rest of it unread:
+/// see [`skip_line`]); `None` at the end.
+fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok((!buf.is_empty()).then_some(false));
+        }
+        let end = chunk.iter().position(|&b| b == b'\n');
+        let part = &chunk[..end.unwrap_or(chunk.len())];
+        if buf.len() + part.len() > max {
+            let room = max - buf.len();
+            buf.extend_from_slice(&part[..room]);
+            input.consume(room);
+            return Ok(Some(true));
+        }
+        buf.extend_from_slice(part);
+        let used = end.map_or(chunk.len(), |i| i + 1);
+        input.consume(used);
+        if end.is_some() {
+            return Ok(Some(false));
+        }
+    }
+}
+
+/// Skips the rest of a line.
+fn skip_line(input: &mut impl BufRead) {
+    while let Ok(chunk) = input.fill_buf() {
+        if chunk.is_empty() {
+            return;
+        }
+        let end = chunk.iter().position(|&b| b == b'\n');
+        let used = end.map_or(chunk.len(), |i| i + 1);
+        input.consume(used);
+        if end.is_some() {
+            return;
+        }
+    }
 }
 
 struct Completion {

@@ -9,7 +9,7 @@ use crate::syntax::{ast::*, parse};
 
 /// Reads and parses a rule file and everything it extends.
 pub fn load_items(path: &str, sources: &mut Sources) -> Result<Vec<Item>, Vec<Diagnostic>> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::files::read_text(path, crate::files::MAX_RULE_FILE, "rule file")
         .map_err(|e| vec![Diagnostic::global(format!("cannot read rule file `{path}`: {e}"))])?;
     let mut chain = vec![canonical(Path::new(path))];
     load_text(path, &text, sources, &mut chain)
@@ -25,6 +25,8 @@ pub(crate) fn load_text(
     sources: &mut Sources,
     chain: &mut Vec<PathBuf>,
 ) -> Result<Vec<Item>, Vec<Diagnostic>> {
+    // A byte-order mark some editors put first is no part of the rules.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let file = sources.add(name, text);
     let (ast, problems) = parse(text, file).map_err(|d| vec![d])?;
     sources.problems.extend(problems);
@@ -59,7 +61,7 @@ pub(crate) fn load_text(
                 .label("cycle"),
         ]);
     }
-    let base_text = std::fs::read_to_string(&base_path).map_err(|e| {
+    let base_text = crate::files::read_text(&base_path, crate::files::MAX_RULE_FILE, "rule file").map_err(|e| {
         vec![
             Diagnostic::error(base.span, format!("cannot read `{}`: {e}", base_path.display()))
                 .label("extended here")

@@ -24,7 +24,8 @@ impl Session {
 
     /// Starts a session from a record file.
     pub fn from_record_file(path: &str) -> Result<Session, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let text = crate::files::read_text(path, crate::files::MAX_RECORD, "game record")
+            .map_err(|e| format!("cannot read {path}: {e}"))?;
         Session::from_record(&Record::from_json(&text)?.rules_beside(path))
     }
 
@@ -47,12 +48,7 @@ impl Session {
     }
 
     pub(super) fn load(&mut self, path: &str) -> Result<String, String> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => return Err(format!("cannot read {path}: {e}\nthe game is unchanged\n")),
-        };
-        let loaded = Record::from_json(&text).map(|r| r.rules_beside(path)).and_then(|r| Session::from_record(&r));
-        match loaded {
+        match Session::from_record_file(path) {
             Ok(s) => {
                 let color = self.color;
                 *self = s;

@@ -5,15 +5,15 @@ use std::fmt::Write as _;
 
 use super::Session;
 use super::command::COMMANDS;
-use crate::diagnostics::did_you_mean;
+use crate::diagnostics::{did_you_mean, escape_controls};
 use crate::engine::Halt;
 use crate::render;
 
 impl Session {
     /// The text shown when the session starts.
     pub fn banner(&mut self) -> String {
-        let mut s =
-            format!("{} ({})", if self.game.name.is_empty() { "mancala" } else { &self.game.name }, self.setup.rules);
+        let name = if self.game.name.is_empty() { "mancala" } else { &self.game.name };
+        let mut s = format!("{name} ({})", escape_controls(&self.setup.rules));
         if !self.game.variants_applied.is_empty() {
             let _ = write!(s, ", variant {}", self.game.variants_applied.join(" + "));
         }
@@ -134,7 +134,8 @@ impl Session {
 
     pub(super) fn info(&self) -> String {
         let g = &self.game;
-        let mut s = format!("{} from {}\nplayers: {}\n", g.name, self.setup.rules, g.players.join(", "));
+        let rules = escape_controls(&self.setup.rules);
+        let mut s = format!("{} from {rules}\nplayers: {}\n", g.name, g.players.join(", "));
         if !g.options.is_empty() {
             s.push_str("options:\n");
             for o in &g.options {

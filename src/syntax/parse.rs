@@ -325,7 +325,9 @@ impl Lower {
 
     fn string(&self, p: Pair<Rule>) -> Str {
         let s = p.as_str();
-        Str { value: s[1..s.len() - 1].to_string(), span: self.span(&p) }
+        // What a string says is shown to people: its control characters are
+        // kept as escapes, never sent to a terminal.
+        Str { value: crate::diagnostics::escape_controls(&s[1..s.len() - 1]).into_owned(), span: self.span(&p) }
     }
 
     fn int(&self, p: &Pair<Rule>) -> R<i64> {
