@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 
 /// A byte span in one of the loaded source files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -142,8 +142,67 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
 #[derive(Debug)]
 struct Rendered {
     diag: Diagnostic,
-    source: Option<NamedSource<Arc<str>>>,
+    source: Option<Window>,
     file: u16,
+}
+
+/// A source file as diagnostics read it: the text (as [`drawable`]) and
+/// where each line starts. miette finds a span's lines by reading from the
+/// start of the text, so drawing a diagnostic near the end of a long file
+/// took time in proportion to the file, and thousands of them in proportion
+/// to its square: here miette reads only a window of lines around the span.
+#[derive(Debug, Clone)]
+struct Window {
+    name: String,
+    text: Arc<str>,
+    lines: Arc<Vec<usize>>,
+}
+
+impl Window {
+    fn new(name: &str, text: &Arc<str>) -> Window {
+        let lines = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        Window { name: escape_controls(name).into_owned(), text: drawable(text), lines: Arc::new(lines) }
+    }
+
+    /// The 0-based line that holds byte `offset`.
+    fn line(&self, offset: usize) -> usize {
+        self.lines.partition_point(|&s| s <= offset).saturating_sub(1)
+    }
+
+    /// 1-based line and column of a byte offset.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let line = self.line(offset);
+        let start = self.lines[line];
+        let col = self.text.get(start..offset.min(self.text.len())).map_or(0, |t| t.chars().count());
+        (line + 1, col + 1)
+    }
+}
+
+impl miette::SourceCode for Window {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        // miette's own reading, on lines from a little before the span to a
+        // little after it; its lines and offsets shifted back to the file's.
+        let first = self.line(span.offset()).saturating_sub(before + 1);
+        let last = self.line(span.offset() + span.len()) + after + 2;
+        let from = self.lines[first];
+        let to = self.lines.get(last).copied().unwrap_or(self.text.len());
+        let bytes = &self.text.as_bytes()[from..to];
+        let local = SourceSpan::new((span.offset() - from).into(), span.len());
+        let c = <[u8] as miette::SourceCode>::read_span(bytes, &local, before, after)?;
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            c.data(),
+            SourceSpan::new((c.span().offset() + from).into(), c.span().len()),
+            c.line() + first,
+            c.column(),
+            c.line_count() + first,
+        )))
+    }
 }
 
 impl fmt::Display for Rendered {
@@ -214,32 +273,31 @@ fn drawable(text: &Arc<str>) -> Arc<str> {
 pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100).with_links(false);
+    let windows: Vec<Window> = sources.files.iter().map(|f| Window::new(&f.name, &f.text)).collect();
     let mut out = String::new();
-    for d in diags {
+    for d in diags.iter().take(MAX_DRAWN) {
         let file = d.span.map(|s| s.file).unwrap_or(0);
-        let mut source = d
-            .span
-            .and_then(|s| sources.files.get(s.file as usize))
-            .map(|f| NamedSource::new(escape_controls(&f.name), drawable(&f.text)));
+        let mut source = d.span.and_then(|s| windows.get(s.file as usize)).cloned();
         let mut diag = d.clone();
         diag.message = escape_controls(&diag.message).into_owned();
         // miette cannot draw lines thousands of columns long: such a place
         // is told by line and column instead.
-        if let Some((span, f)) = d.span.and_then(|s| sources.files.get(s.file as usize).map(|f| (s, f))) {
-            let line_start = f.text[..span.start.min(f.text.len())].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = f.text[line_start..].find('\n').map_or(f.text.len(), |i| line_start + i);
+        if let Some((span, w)) = d.span.and_then(|s| windows.get(s.file as usize).map(|w| (s, w))) {
+            let line = w.line(span.start);
+            let line_start = w.lines[line];
+            let line_end = w.lines.get(line + 1).map_or(w.text.len(), |&e| e - 1);
             if line_end - line_start > MAX_DRAWN_LINE || span.end > line_end + MAX_DRAWN_LINE {
-                let (line, col) = line_col(&f.text, span.start);
-                diag.message = format!("{} ({}:{line}:{col})", diag.message, f.name);
+                let (line, col) = w.line_col(span.start);
+                diag.message = format!("{} ({}:{line}:{col})", diag.message, w.name);
                 diag.span = None;
                 source = None;
             }
         }
         // A note in another file (a base rule file) is told in words.
         for n in d.notes.iter().filter(|n| n.span.file != file) {
-            if let Some(f) = sources.files.get(n.span.file as usize) {
-                let (line, col) = line_col(&f.text, n.span.start);
-                let extra = format!("{} ({}:{}:{})", n.text, f.name, line, col);
+            if let Some(w) = windows.get(n.span.file as usize) {
+                let (line, col) = w.line_col(n.span.start);
+                let extra = format!("{} ({}:{}:{})", n.text, w.name, line, col);
                 diag.help = Some(match diag.help.take() {
                     Some(h) => format!("{h}\n{extra}"),
                     None => extra,
@@ -251,8 +309,17 @@ pub fn render(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
             out.push_str(&format!("error: {}\n", d.message));
         }
     }
+    if diags.len() > MAX_DRAWN {
+        out.push_str(&format!(
+            "  ... and {} more (the first {MAX_DRAWN} are shown; `check --json` lists all)\n",
+            diags.len() - MAX_DRAWN
+        ));
+    }
     out
 }
+
+/// Most diagnostics drawn in full; more are counted.
+const MAX_DRAWN: usize = 500;
 
 /// Longest line a diagnostic draws with its source.
 const MAX_DRAWN_LINE: usize = 2000;
@@ -280,12 +347,13 @@ impl Failure {
     /// The diagnostics as JSON, for scripts and editors: each with its
     /// message, file, 1-based line and column, label and help.
     pub fn to_json(&self) -> serde_json::Value {
+        let windows: Vec<Window> = self.sources.files.iter().map(|f| Window::new(&f.name, &f.text)).collect();
         let one = |d: &Diagnostic| {
-            let place = d.span.and_then(|s| self.sources.files.get(s.file as usize).map(|f| (s, f)));
+            let place = d.span.and_then(|s| windows.get(s.file as usize).map(|w| (s, w)));
             let (file, line, column) = match place {
-                Some((s, f)) => {
-                    let (l, c) = line_col(&f.text, s.start);
-                    (Some(f.name.clone()), Some(l), Some(c))
+                Some((s, w)) => {
+                    let (l, c) = w.line_col(s.start);
+                    (Some(self.sources.files[s.file as usize].name.clone()), Some(l), Some(c))
                 }
                 None => (None, None, None),
             };

@@ -137,3 +137,23 @@ fn endless_lines_on_standard_input_are_refused() {
     let (code, _, _) = run_within(20, &["play", "rules/kalah.mancala"], Err("/dev/zero"));
     assert_eq!(code, 1);
 }
+
+#[test]
+fn deeply_nested_conditional_expressions_are_refused_in_check_play_and_match() {
+    let dir = std::env::temp_dir().join(format!("mancala-deep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("deep.mancala");
+    let n = 3000;
+    let kalah = std::fs::read_to_string("rules/kalah.mancala").unwrap();
+    let deep = format!("{}0{}", "if true then ".repeat(n), " else 0".repeat(n));
+    std::fs::write(&path, format!("{kalah}\nend deep when {deep} > 0\n")).unwrap();
+    let file = path.to_str().unwrap();
+    for args in [&["check", file][..], &["play", file], &["match", file, "--agents", "random", "--games", "2"]] {
+        let (code, _, err) = run_within(20, args, Ok(""));
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains("conditional expressions nested more than 48 deep"), "{args:?}: {err}");
+    }
+    // Nested a little, with brackets between, they are fine.
+    let ok = format!("{kalah}\nend shallow when (if true then (if false then 1 else 0) else 0) > 0\n");
+    assert!(compile_source("ok.mancala", &ok, &Config::default()).is_ok());
+}

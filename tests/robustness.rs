@@ -341,3 +341,68 @@ fn nonsense_commands_leave_the_game_as_it_was() {
     }
     assert_eq!(listing(), files_before, "the REPL commands wrote files into the working folder");
 }
+
+#[test]
+fn definitions_inline_within_limits_and_only_real_recursion_is_called_so() {
+    // Each definition uses the one before twice: 2^24 copies if inlined.
+    let mut lines = vec!["define d0(x) = x + 1".to_string()];
+    lines.extend((1..=24).map(|i| format!("define d{i}(x) = d{}(x) + d{}(x)", i - 1, i - 1)));
+    let doubling = hostile(&format!("{}\nmove m {{ require d24(1) > 0 }}", lines.join("\n")));
+    let rendered = within(20, "doubling definitions", move || {
+        compile_source("defines.mancala", &doubling, &Config::default()).err().map(|f| f.render(false))
+    })
+    .expect("2^24 copies were accepted");
+    assert!(
+        rendered.contains("`d24` would be copied with the definitions it uses more than 100000 times"),
+        "{rendered}"
+    );
+    assert_eq!(rendered.matches('×').count(), 1, "said once:\n{rendered}");
+
+    // A chain of 32 definitions, none using itself, is fine.
+    let mut chain = vec!["define g32(x) = x".to_string()];
+    chain.extend((0..32).rev().map(|i| format!("define g{i}(x) = g{}(x) + 1", i + 1)));
+    let text = hostile(&format!("{}\nmove m {{ require g0(1) == 33 }}", chain.join("\n")));
+    if let Err(f) = compile_source("chain.mancala", &text, &Config::default()) {
+        panic!("{}", f.render(false));
+    }
+    // A definition that does use itself is still told so.
+    for body in ["define f(x) = f(x) + 1", "define f(x) = g(x)\ndefine g(x) = f(x)"] {
+        let text = hostile(&format!("{body}\nmove m {{ require f(1) > 0 }}"));
+        let err = compile_source("loop.mancala", &text, &Config::default()).err().unwrap().render(false);
+        assert!(err.contains("uses itself"), "{body}: {err}");
+    }
+}
+
+#[test]
+fn many_mistakes_are_reported_in_time_proportional_to_their_number() {
+    let moves: String = (0..20_000).map(|i| format!("move m{i} {{ require count(nosuch{i}) > 0 }}\n")).collect();
+    let text = format!("players a\npit s[1..3] owner a\nstore S owner a\n{moves}score p: 0\n");
+    let (rendered, json) = within(20, "20,000 mistakes", move || {
+        let f = compile_source("many.mancala", &text, &Config::default()).err().unwrap();
+        assert_eq!(f.diagnostics.len(), 20_000);
+        (f.render(false), f.to_json())
+    });
+    assert!(rendered.contains("... and 19500 more"), "{}", &rendered[rendered.len() - 300..]);
+    let last = &json[19_999];
+    assert_eq!(last["line"], 20_003);
+    assert_eq!(last["message"], "unknown name `nosuch19999`");
+}
+
+#[test]
+fn a_board_past_the_limit_of_sites_is_refused_once_without_a_cascade() {
+    for (pits, stores_fit) in [(2048, false), (2049, true)] {
+        let text = format!(
+            "players a, b\npit s[1..{pits}] owner a\npit n[1..{pits}] owner b\nstore S owner a\nstore N owner b\n\
+             track round cyclic: s[1..{pits}], S, n[1..{pits}], N\nsetup {{ put 1 in every pit }}\n\
+             move sow \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  sow h along round }}\n\
+             rule take after sow {{ if count(n1) > 0 and count(n[2]) > 0 {{ take n1 to S }} }}\n\
+             score p: count(store(p))\n"
+        );
+        let Err(f) = compile_source("wide.mancala", &text, &Config::default()) else { panic!("accepted") };
+        let rendered = f.render(false);
+        assert!(rendered.contains("a board has at most 4096 sites: with"), "{rendered}");
+        assert!(!rendered.contains("unknown"), "a cascade:\n{rendered}");
+        // 2,048 a side: both stores are past the limit; 2,049: the second family.
+        assert_eq!(f.diagnostics.len(), if stores_fit { 1 } else { 2 }, "{rendered}");
+    }
+}

@@ -84,8 +84,10 @@ pub fn scripted(mut s: Session, mut input: impl BufRead, out: &mut impl Write, k
             } else {
                 s.command(trimmed)
             };
-            let shown: String = trimmed.chars().take(80).collect();
-            let written = write!(out, "> {shown}{}\n{}", if too_long { " ..." } else { "" }, reply.text);
+            // A line too long to run is shown by its start.
+            let shown: String =
+                if too_long { trimmed.chars().take(80).chain(" ...".chars()).collect() } else { trimmed.into() };
+            let written = write!(out, "> {shown}\n{}", reply.text);
             if reply.quit {
                 break;
             }

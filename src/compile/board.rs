@@ -166,6 +166,10 @@ impl Compiler {
                     let Some(owner) = self.owner(d, &[]) else {
                         continue;
                     };
+                    if self.game.sites.len() >= MAX_SITES {
+                        self.too_many_sites(&name.name, 1);
+                        continue;
+                    }
                     let id = self.game.sites.len() as SiteId;
                     if self.declare(&name.name, Global::Site(id)) {
                         self.game.sites.push(Site { name: name.name.name.clone(), kind: d.kind, owner, family: None });
@@ -188,13 +192,7 @@ impl Compiler {
                         None => continue,
                     };
                     if self.game.sites.len() + keys.len() > MAX_SITES {
-                        self.error(
-                            Diagnostic::error(
-                                name.span,
-                                format!("this family would have {} sites; a board has at most {MAX_SITES}", keys.len()),
-                            )
-                            .label("too large"),
-                        );
+                        self.too_many_sites(&name.name, keys.len());
                         continue;
                     }
                     let fam = self.site_families.len() as u16;
@@ -243,6 +241,22 @@ impl Compiler {
                 }
             }
         }
+    }
+
+    /// A site or family that would take the board past [`MAX_SITES`]:
+    /// refused once, and its uses not reported again.
+    fn too_many_sites(&mut self, name: &Ident, adding: usize) {
+        let before = self.game.sites.len();
+        let what = if adding == 1 { "this site".to_string() } else { format!("these {adding} sites") };
+        self.error(
+            Diagnostic::error(
+                name.span,
+                format!("a board has at most {MAX_SITES} sites: with {what} it would have {}", before + adding),
+            )
+            .label(if before >= MAX_SITES { "no room left" } else { "too many" })
+            .help(format!("the sites declared before take {before}; declare fewer or smaller families")),
+        );
+        self.refused_sites.push(name.name.clone());
     }
 
     fn owner(&mut self, d: &SiteDecl, env: &[(String, Value)]) -> Option<Option<u8>> {

@@ -98,11 +98,20 @@ pub(crate) struct Compiler {
     /// Options whose declarations have mistakes: their values are not checked
     /// again where variants set them, which would only repeat the mistake.
     pub broken_options: Vec<String>,
+    /// Sites and families refused (past the limit of sites): their uses are
+    /// not reported again as unknown names.
+    pub refused_sites: Vec<String>,
     /// `define`d expressions, inlined where they are used.
     pub defines: Vec<ast::DefineDecl>,
-    /// How deep definitions are being inlined (a definition that uses
-    /// itself would never end).
-    pub define_depth: usize,
+    /// The definitions being inlined, innermost last: one met again uses
+    /// itself, which would never end.
+    pub inlining: Vec<usize>,
+    /// Definitions inlined so far: each use copies its definition, so a
+    /// definition that uses another twice doubles it, and a few lines can
+    /// ask for millions of copies. Past `MAX_INLINED` they are refused.
+    pub inlined: usize,
+    /// Whether those copies went deeper than `MAX_DEFINE_DEPTH`.
+    pub inlined_too_deep: bool,
     /// Players named in `players first N of` beyond the first N.
     pub cut_players: Vec<String>,
 }
@@ -135,6 +144,16 @@ impl Compiler {
     }
 
     pub fn unknown(&mut self, name: &ast::Ident, what: &str, candidates: Vec<String>) {
+        // A site refused where it was declared, or a member of a refused
+        // family (`n5`, `n-north`): said once already.
+        let refused = self.refused_sites.iter().any(|f| {
+            name.name.strip_prefix(f.as_str()).is_some_and(|rest| {
+                rest.is_empty() || rest.starts_with('-') || rest.chars().all(|c| c.is_ascii_digit())
+            })
+        });
+        if refused {
+            return;
+        }
         let mut help = None;
         if name.name.contains('-') {
             let parts: Vec<&str> = name.name.split('-').collect();
@@ -234,8 +253,11 @@ fn compile_items(path: &str, items: Vec<ast::Item>, mut sources: Sources, config
         site_families: vec![],
         track_families: vec![],
         broken_options: vec![],
+        refused_sites: vec![],
         defines: vec![],
-        define_depth: 0,
+        inlining: Vec::new(),
+        inlined: 0,
+        inlined_too_deep: false,
         cut_players: vec![],
     };
     c.options(&items, config);
@@ -253,14 +275,19 @@ fn compile_items(path: &str, items: Vec<ast::Item>, mut sources: Sources, config
 pub fn check_file(path: &str) -> Result<Game, Failure> {
     let base = compile_file(path, &Config::default()).and_then(setup_runs)?;
     let mut failure: Option<Failure> = None;
+    // What is said already, so that a mistake every variant shares is said once.
+    let mut said: std::collections::HashSet<(String, Option<Span>)> = std::collections::HashSet::new();
     for v in &base.variants {
         let cfg = Config { variants: vec![v.name.clone()], settings: vec![] };
         if let Err(f) = compile_file(path, &cfg).and_then(setup_runs) {
             match &mut failure {
-                None => failure = Some(f),
+                None => {
+                    said.extend(f.diagnostics.iter().map(|d| (d.message.clone(), d.span)));
+                    failure = Some(f);
+                }
                 Some(acc) => {
                     for d in f.diagnostics {
-                        if !acc.diagnostics.iter().any(|e| e.message == d.message && e.span == d.span) {
+                        if said.insert((d.message.clone(), d.span)) {
                             acc.diagnostics.push(d);
                         }
                     }

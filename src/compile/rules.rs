@@ -9,6 +9,7 @@ use crate::engine::game::{
     TemplatePart, Type, Value,
 };
 use crate::syntax::ast::*;
+use std::collections::HashMap;
 
 /// At most this many local variables in one move or rule.
 const MAX_LOCALS: usize = 32;
@@ -25,6 +26,11 @@ struct Ctx {
     /// `put`: only in `setup`, the one place that creates counters.
     setup: bool,
 }
+
+/// Most uses of definitions inlined in one rule file.
+const MAX_INLINED: usize = 100_000;
+/// Deepest nesting of definitions inside definitions.
+const MAX_DEFINE_DEPTH: usize = 200;
 
 #[derive(Default)]
 struct Scope {
@@ -102,16 +108,21 @@ impl Compiler {
                 _ => {}
             }
         }
-        let mut seen: Vec<&Ident> = Vec::new();
+        let mut seen: HashMap<&str, Span> = HashMap::new();
         for (m, _) in &moves {
-            if let Some(prev) = seen.iter().find(|p| p.name == m.name.name) {
+            if let Some(prev) = seen.get(m.name.name.as_str()) {
                 self.error(
                     Diagnostic::error(m.name.span, format!("move `{}` is declared twice", m.name.name))
                         .label("again")
-                        .note(prev.span, "first here"),
+                        .note(*prev, "first here"),
                 );
+            } else {
+                seen.insert(&m.name.name, m.name.span);
             }
-            seen.push(&m.name);
+        }
+        let mut per_phase: HashMap<u8, usize> = HashMap::new();
+        for (_, p) in &moves {
+            *per_phase.entry(*p).or_default() += 1;
         }
         if moves.is_empty() {
             self.error(
@@ -190,7 +201,7 @@ impl Compiler {
                     Diagnostic::error(m.choices[4].span, "a move chooses at most 4 things").label("a fifth choice"),
                 );
             }
-            let shared = moves.iter().filter(|(_, p)| p == phase).count() > 1;
+            let shared = per_phase.get(phase).is_some_and(|&n| n > 1);
             let template = self.template(m, shared);
             let mut body = self.stmts(&m.body, &mut scope);
             let mut locals = scope.max;
@@ -374,10 +385,18 @@ impl Compiler {
                 .collect::<String>()
         };
         let moves = self.game.moves.clone();
+        // The first moves of each phase and shape of name, found by a table
+        // (not by comparing every pair: thousands of moves are possible).
+        let mut first_of_shape: HashMap<(u8, String), Vec<usize>> = HashMap::new();
         for (i, a) in moves.iter().enumerate() {
+            let same = first_of_shape.entry((a.phase, shape(a))).or_default();
             // Two declarations of one name are reported as such elsewhere.
-            if let Some(b) = moves[..i].iter().find(|b| b.phase == a.phase && b.name != a.name && shape(b) == shape(a))
-            {
+            let other = same.iter().map(|&j| &moves[j]).find(|b| b.name != a.name);
+            // Two of different names are enough to find one unlike any move.
+            if same.len() < 2 && same.iter().all(|&j| moves[j].name != a.name) {
+                same.push(i);
+            }
+            if let Some(b) = other {
                 let (Some(da), Some(db)) = (decls.get(i), decls.iter().find(|d| d.0.name.name == b.name)) else {
                     continue;
                 };
@@ -758,7 +777,7 @@ impl Compiler {
             );
             return None;
         }
-        if self.define_depth >= 32 {
+        if self.inlining.contains(&d) {
             self.error(
                 Diagnostic::error(
                     call.span,
@@ -770,6 +789,18 @@ impl Compiler {
             );
             return None;
         }
+        // The copies are counted for each use outside any definition: past
+        // the limit, every copy still open stops, and that outermost use
+        // says why (each time it is compiled: a trial compile may drop it).
+        if self.inlining.is_empty() {
+            self.inlined = 0;
+            self.inlined_too_deep = false;
+        }
+        self.inlined += 1;
+        self.inlined_too_deep |= self.inlining.len() >= MAX_DEFINE_DEPTH;
+        if self.inlined > MAX_INLINED || self.inlined_too_deep {
+            return None;
+        }
         let mut bound = Vec::new();
         for (p, a) in def.params.iter().zip(args) {
             let (e, ty) = self.expr(a, scope)?;
@@ -778,11 +809,28 @@ impl Compiler {
         // The body sees its parameters and the globals, not the caller's locals.
         let saved_vars = std::mem::take(&mut scope.vars);
         let saved_aliases = std::mem::replace(&mut scope.aliases, bound);
-        self.define_depth += 1;
+        self.inlining.push(d);
         let r = self.expr(&def.body, scope);
-        self.define_depth -= 1;
+        self.inlining.pop();
         scope.vars = saved_vars;
         scope.aliases = saved_aliases;
+        if self.inlining.is_empty() && (self.inlined > MAX_INLINED || self.inlined_too_deep) {
+            let what = if !self.inlined_too_deep {
+                format!(
+                    "`{}` would be copied with the definitions it uses more than {MAX_INLINED} times",
+                    def.name.name
+                )
+            } else {
+                format!("definitions nested more than {MAX_DEFINE_DEPTH} deep in `{}`", def.name.name)
+            };
+            self.error(
+                Diagnostic::error(call.span, what)
+                    .label("used here")
+                    .note(def.span, "defined here")
+                    .help("each use of a definition is a copy of it, so a definition that uses another twice doubles it: compute a value once with `let`, or write it with fewer layers"),
+            );
+            return None;
+        }
         r
     }
 
@@ -1246,6 +1294,11 @@ impl Compiler {
                     .filter(|&i| self.game.owned[k][i].is_none())
                     .map(|i| self.game.players[i].clone())
                     .collect();
+                // With sites refused at the limit, a store may be missing
+                // because of that: said once there.
+                if !lacking.is_empty() && !self.refused_sites.is_empty() {
+                    return None;
+                }
                 if !lacking.is_empty() {
                     self.error(
                         Diagnostic::error(

@@ -67,20 +67,51 @@ fn check_limits(text: &str, file: u16) -> Result<(), Diagnostic> {
         .label("too large"));
     }
     let mut depth = 0usize;
-    for (i, c) in code_chars(text) {
+    // A conditional expression nests without brackets: `if a then if b
+    // then ... else ... else ...`. Each `then` opens one, closed by the
+    // `else` at its depth of brackets; the nesting counts them with brackets.
+    let mut thens: Vec<usize> = Vec::new();
+    let too_deep = |at: usize, what: &str| {
+        Diagnostic::error(Span::new(file, at, at + 1), format!("{what} nested more than {MAX_NESTING} deep"))
+            .label("too deep")
+            .help("split the expression with `let` or `define`, or the rule into several")
+    };
+    let mut word = (0usize, 0usize);
+    let mut next_at = 0usize;
+    for (i, c) in code_chars(text).chain(std::iter::once((text.len(), ' '))) {
+        let ident = c.is_ascii_alphanumeric() || c == '_' || c == '-';
+        if !(ident && i == next_at && word.1 == i) {
+            match &text[word.0..word.1] {
+                "then" => {
+                    thens.push(depth);
+                    if depth + thens.len() > MAX_NESTING {
+                        return Err(too_deep(word.0, "conditional expressions"));
+                    }
+                }
+                "else" if thens.last() == Some(&depth) => {
+                    thens.pop();
+                }
+                _ => {}
+            }
+            word = (i, i);
+        }
+        next_at = i + c.len_utf8();
+        if ident {
+            word.1 = next_at;
+        } else {
+            word = (next_at, next_at);
+        }
         match c {
             '(' | '[' | '{' => {
                 depth += 1;
-                if depth > MAX_NESTING {
-                    return Err(Diagnostic::error(
-                        Span::new(file, i, i + 1),
-                        format!("brackets nested more than {MAX_NESTING} deep"),
-                    )
-                    .label("too deep")
-                    .help("split the expression with `let`, or the rule into several"));
+                if depth + thens.len() > MAX_NESTING {
+                    return Err(too_deep(i, "brackets"));
                 }
             }
-            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ')' | ']' | '}' => {
+                depth = depth.saturating_sub(1);
+                thens.retain(|&d| d <= depth);
+            }
             _ => {}
         }
     }
