@@ -47,7 +47,13 @@ pub struct Report {
     pub seats: Vec<SeatStats>,
     pub mean_plies: f64,
     pub unfinished: usize,
+    /// Stopped by Ctrl-C: `games` of `games_asked` were played.
+    pub interrupted: bool,
+    pub games_asked: usize,
 }
+
+/// The stack of each thread that plays a match's games.
+const MATCH_STACK: usize = 64 << 20;
 
 /// How games are played: a limit of plies, and how many plies open the
 /// game at random (drawn from the seed), so that agents that search
@@ -68,6 +74,9 @@ pub fn play_one(game: &Arc<Game>, agents: &[AgentSpec], seed: u64, play: Play) -
         let mut spec = agents[seat % agents.len()];
         if plies < play.opening {
             spec = AgentSpec { kind: crate::ai::Kind::Random, budget: Default::default() };
+        }
+        if crate::ai::interrupted() {
+            return Err("interrupted".into());
         }
         match choose(spec, &e, &mut rng).map_err(|h| h.to_string())? {
             Some(c) => e.apply(c.mv).map_err(|h| h.to_string())?,
@@ -98,15 +107,30 @@ pub fn play_match(
     if agents.is_empty() || (agents.len() != 1 && agents.len() != np) {
         return Err(format!("give one agent for every seat ({np}), or one for all"));
     }
-    let results: Vec<Result<GameResult, String>> = (0..games as u64)
-        .into_par_iter()
-        .map(|i| {
-            let r = play_one(&game, agents, seed.wrapping_add(i), play);
-            tick();
-            r
-        })
-        .collect();
-    let results: Vec<GameResult> = results.into_iter().collect::<Result<_, _>>()?;
+    // After Ctrl-C no game starts, and one that was being played when it
+    // came is left out (its agents stopped thinking): the report is of the
+    // games finished before.
+    let run = || -> Vec<Option<Result<GameResult, String>>> {
+        (0..games as u64)
+            .into_par_iter()
+            .map(|i| {
+                if crate::ai::interrupted() {
+                    return None;
+                }
+                let r = play_one(&game, agents, seed.wrapping_add(i), play);
+                tick();
+                (!crate::ai::interrupted()).then_some(r)
+            })
+            .collect()
+    };
+    // Threads with room for what hooks do (values nested deep are dropped
+    // by recursion); the stack is only touched as far as it is used.
+    let results = match rayon::ThreadPoolBuilder::new().stack_size(MATCH_STACK).build() {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    };
+    let interrupted = results.iter().any(|r| r.is_none());
+    let results: Vec<GameResult> = results.into_iter().flatten().collect::<Result<_, _>>()?;
     let n = results.len().max(1) as f64;
     let seats = (0..np)
         .map(|p| {
@@ -136,6 +160,8 @@ pub fn play_match(
         seats,
         mean_plies: results.iter().map(|r| r.plies as f64).sum::<f64>() / n,
         unfinished: results.iter().filter(|r| !r.finished).count(),
+        interrupted,
+        games_asked: games,
     })
 }
 
@@ -156,6 +182,9 @@ impl Report {
     /// The report as a table.
     pub fn table(&self) -> String {
         let mut s = format!("{}: {} games from seed {}", self.game, self.games, self.seed);
+        if self.interrupted {
+            s.push_str(&format!(" (stopped by Ctrl-C: {} of {} played)", self.games, self.games_asked));
+        }
         if self.opening > 0 {
             s.push_str(&format!(", the first {} plies at random", self.opening));
         }

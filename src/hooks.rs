@@ -14,6 +14,14 @@ use crate::engine::game::{Game, Type, Value};
 
 /// Most rhai operations one call of a hook may take.
 pub const MAX_OPERATIONS: u64 = 200_000;
+/// Longest one call of a hook may run: operations are bounded, but one
+/// operation on a huge or deeply nested value can take long.
+pub const MAX_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
+thread_local! {
+    /// When the hook running on this thread must stop.
+    static DEADLINE: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
+}
 
 pub struct Hooks {
     /// The engine that compiles the hooks (and calls them on this thread).
@@ -68,6 +76,17 @@ fn engine() -> Engine {
     e.set_max_map_size(1_000);
     e.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
     e.disable_symbol("eval");
+    // `sleep` would hang a move for as long as it asks; `curry` keeps its
+    // arguments outside the limits on sizes (a function pointer curried
+    // into itself doubles at each step).
+    e.disable_symbol("curry");
+    let no_sleep = || -> Result<(), Box<rhai::EvalAltResult>> { Err("hooks cannot sleep".into()) };
+    e.register_fn("sleep", move |_: rhai::INT| no_sleep());
+    e.register_fn("sleep", move |_: rhai::FLOAT| no_sleep());
+    e.on_progress(|ops| {
+        let late = ops % 256 == 0 && DEADLINE.get().is_some_and(|d| std::time::Instant::now() > d);
+        late.then(|| Dynamic::from("time"))
+    });
     e.on_print(|_| {});
     e.on_debug(|_, _, _| {});
     e
@@ -156,7 +175,9 @@ impl Hooks {
     pub fn call(&self, g: &Game, id: u16, args: &[Value]) -> Result<Value, (String, Span)> {
         let def = &self.defs[id as usize];
         let dyn_args: Vec<Dynamic> = args.iter().map(|v| to_dynamic(g, *v)).collect();
+        DEADLINE.set(Some(std::time::Instant::now() + MAX_TIME));
         let r = self.with_engine(|e| e.call_fn::<Dynamic>(&mut Scope::new(), &def.ast, rhai_name(&def.name), dyn_args));
+        DEADLINE.set(None);
         let r = r.map_err(|e| {
             let pos = e.position();
             let what = match *e {
@@ -164,6 +185,9 @@ impl Hooks {
                     format!("ran for more than {MAX_OPERATIONS} operations (a loop that never ends?)")
                 }
                 rhai::EvalAltResult::ErrorStackOverflow(_) => "recursed too deeply".to_string(),
+                rhai::EvalAltResult::ErrorTerminated(..) => {
+                    format!("ran for more than {} s (a loop that never ends?)", MAX_TIME.as_secs())
+                }
                 ref other => other.to_string(),
             };
             // A hook's error can carry any string the hook made.

@@ -148,3 +148,51 @@ fn a_match_of_no_games_is_refused_rather_than_reporting_nothing() {
     assert!(err.contains("`0` is not a whole number of 1 or more"), "{err}");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("-0.00"));
 }
+
+/// Sends Ctrl-C's signal to a child.
+fn ctrl_c(child: &std::process::Child) {
+    // SAFETY: kill with a child's pid and SIGINT has no memory effects here.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+}
+
+#[test]
+fn ctrl_c_in_a_match_reports_the_games_finished_so_far() {
+    let child = spawn(&[
+        "match",
+        "rules/kalah.mancala",
+        "--variant",
+        "standard",
+        "--agents",
+        "alphabeta:3000",
+        "--games",
+        "5000",
+        "--json",
+    ]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    ctrl_c(&child);
+    let start = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["interrupted"], true);
+    let games = v["games"].as_u64().unwrap();
+    assert!(games > 0 && games < 5000, "{games} games");
+    let seats = v["seats"].as_array().unwrap();
+    let decided: u64 = seats.iter().map(|s| s["wins"].as_u64().unwrap()).sum::<u64>();
+    assert!(decided <= games);
+}
+
+#[test]
+fn ctrl_c_during_a_piped_hint_stops_the_script_with_130() {
+    let mut child = spawn(&["play", "rules/kalah.mancala", "--variant", "standard"]);
+    child.stdin.take().unwrap().write_all(b"s2\nhint alphabeta 60s\nboard\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    ctrl_c(&child);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    assert!(text.contains("the hint's search was stopped (Ctrl-C)") && !text.contains("> board"), "{text}");
+}

@@ -278,3 +278,33 @@ fn agents_search_with_draws_of_their_own_not_the_games() {
     }
     assert!(points >= 5, "only {points} points of the line had seeds of both kinds");
 }
+
+#[test]
+fn hooks_cannot_sleep_curry_without_bound_or_nest_values_for_long() {
+    // `sleep` fails at once; `curry` is not part of the hooks' language.
+    let sleep = first_move_error("sleep(100);\nx\n");
+    assert!(sleep.starts_with("play at") && sleep.contains("hooks cannot sleep"), "{sleep}");
+    let curry = first_move_error("let f = Fn(\"target\");\nfor i in 0..25 { f = f.curry(f); }\nx\n");
+    assert!(curry.starts_with("check:") && curry.contains("rhai syntax error"), "{curry}");
+    // Values nested deeper at each step: stopped by the clock within about
+    // a second, not after many.
+    let start = std::time::Instant::now();
+    let nested = first_move_error("let a = [];\nloop { a = [a]; }\n");
+    assert!(nested.starts_with("play at") && nested.contains("hook `target` failed"), "{nested}");
+    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+}
+
+#[test]
+fn a_match_of_a_game_whose_hook_nests_values_ends_with_an_error_not_an_abort() {
+    let dir = std::env::temp_dir().join(format!("mancala-nest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("nest.mancala");
+    std::fs::write(&path, with_hook("let a = [];\nloop { a = [a]; }\n")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["match", path.to_str().unwrap(), "--agents", "random", "--games", "2"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("hook `target` failed"), "{err}");
+}

@@ -113,7 +113,7 @@ fn search(
                 }
             }
             e.undo();
-            if seen.len() > max_positions {
+            if seen.len() > max_positions || super::interrupted() {
                 return Ok(report(Outcome::GaveUp { moves: depth - 1 }, seen.len()));
             }
         }

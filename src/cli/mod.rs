@@ -272,9 +272,38 @@ fn parse_time(s: &str) -> Result<std::time::Duration, String> {
     }
 }
 
+/// From here on, Ctrl-C asks the searches to stop (agents, solve, solitaire,
+/// a match's games) instead of ending the program; a second Ctrl-C before
+/// the first is seen ends it as usual. For the commands whose work looks at
+/// [`crate::ai::interrupted`].
+fn catch_ctrl_c() {
+    extern "C" fn on_interrupt(_: libc::c_int) {
+        if crate::ai::interrupted() {
+            // Only async-signal-safe calls here.
+            unsafe {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                libc::raise(libc::SIGINT);
+            }
+        }
+        crate::ai::interrupt();
+    }
+    let handler: extern "C" fn(libc::c_int) = on_interrupt;
+    // SAFETY: the handler only stores to an atomic, or restores the default
+    // action and raises the signal again.
+    unsafe {
+        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+    }
+}
+
 /// Runs the command line; returns the process exit code (see [`exit`]).
 pub fn run(cli: Cli) -> i32 {
     let color = std::io::stderr().is_terminal();
+    if matches!(
+        cli.command,
+        Command::Play { .. } | Command::Match { .. } | Command::Solve { .. } | Command::Solitaire { .. }
+    ) {
+        catch_ctrl_c();
+    }
     match cli.command {
         Command::Check { files, choice, json } => show::check(&files, &choice, json, color),
         Command::Show { file, choice, json } => show::show(&file, &choice, json, color),

@@ -91,6 +91,11 @@ pub fn scripted(mut s: Session, mut input: impl BufRead, out: &mut impl Write, k
             if reply.quit {
                 break;
             }
+            if crate::ai::interrupted() {
+                let _ = out.flush();
+                noteln!("stopped by Ctrl-C at line {number}");
+                return exit::INTERRUPTED;
+            }
             if too_long && keep_going {
                 skip_line(&mut input);
             }

@@ -259,14 +259,15 @@ pub(super) fn play_match(
     );
     let r = crate::analysis::play_match(game, agents, games, seed, play, &|| bar.inc(1));
     bar.finish_and_clear();
+    let done = |report: &crate::analysis::Report| if report.interrupted { exit::INTERRUPTED } else { exit::OK };
     match r {
         Ok(report) if json => {
             sayln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
-            exit::OK
+            done(&report)
         }
         Ok(report) => {
             say!("{}", report.table());
-            exit::OK
+            done(&report)
         }
         Err(e) => {
             noteln!("{e}");

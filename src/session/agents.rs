@@ -1,5 +1,7 @@
 //! The program as a player: hints, and seats given to agents.
 
+use std::fmt::Write as _;
+
 use super::Session;
 
 impl Session {
@@ -18,7 +20,11 @@ impl Session {
 
     pub(super) fn hint(&mut self, text: &str) -> Result<String, String> {
         let spec = self.agent_or_default(text).map_err(|e| format!("{e}\n"))?;
-        match crate::ai::choose(spec, &self.engine, &mut self.rng) {
+        let pick = crate::ai::choose(spec, &self.engine, &mut self.rng);
+        if crate::ai::interrupted() {
+            return Err("the hint's search was stopped (Ctrl-C); the game is as it was\n".into());
+        }
+        match pick {
             Err(h) => Err(format!("{}\n", self.rule_error(&h))),
             Ok(None) => Err("no legal moves: the game is over\n".into()),
             Ok(Some(c)) => {
@@ -59,6 +65,7 @@ impl Session {
         let Some(p) = self.game.player_by_name(seat) else {
             return Err(format!("no seat `{seat}`; seats: {}\n", self.game.players.join(", ")));
         };
+        // Given a seat, an agent plays it from now on (also after an undo).
         if agent.trim() == "off" {
             self.ai[p as usize] = None;
             return Ok(format!("{seat} is played by a person\n"));
@@ -79,6 +86,16 @@ impl Session {
             let me = self.engine.to_move() as usize;
             let Some(spec) = self.ai.get(me).copied().flatten() else { break };
             let pick = crate::ai::choose(spec, &self.engine, &mut self.rng);
+            if crate::ai::interrupted() {
+                // Its search was stopped: no half-thought move is made.
+                self.agents_wait = true;
+                let _ = writeln!(
+                    out,
+                    "{}'s agent was stopped (Ctrl-C) before it moved; it waits until you move (`ai {} {spec}` lets it go on)",
+                    self.game.players[me], self.game.players[me]
+                );
+                break;
+            }
             match pick {
                 Ok(Some(c)) => match self.make(c.mv) {
                     Ok(text) => out.push_str(&text.replacen(" plays ", &format!(" ({spec}) plays "), 1)),

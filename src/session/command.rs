@@ -104,14 +104,26 @@ impl Session {
             Err(e) => return Reply { text: format!("{e}\n"), quit: false, refused: true },
         };
         let quit = cmd == Command::Quit;
-        // After a step is taken back, the person decides what comes next: an
-        // agent to move would only make its move again at once.
-        let agents_go = !matches!(cmd, Command::Undo(_) | Command::Redo(_));
+        crate::ai::clear_interrupt();
+        // Agents move after a step the person took (or after being given a
+        // seat); after an undo the person decides what comes next, and a
+        // refused line (a typo) changes nothing, agents included.
+        let step = match &cmd {
+            Command::Move(_) | Command::Set(_) | Command::New | Command::Load(_) | Command::Random(_) => true,
+            Command::Ai(text) => text.split_whitespace().nth(1).is_some_and(|agent| agent != "off"),
+            _ => false,
+        };
+        let took_back = matches!(cmd, Command::Undo(_) | Command::Redo(_));
+        // Set before the command runs, so that the board it shows says so.
+        let was_waiting = self.agents_wait;
+        self.agents_wait = (was_waiting || took_back) && !step;
         let (mut text, refused) = match self.run(cmd) {
             Ok(text) => (text, false),
             Err(text) => (text, true),
         };
-        if !quit && agents_go {
+        if refused {
+            self.agents_wait = was_waiting;
+        } else if step {
             text.push_str(&self.autoplay());
         }
         Reply { text, quit, refused }

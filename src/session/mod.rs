@@ -68,6 +68,10 @@ pub struct Session {
     pub color: bool,
     /// Seats the program plays, and with which agent.
     ai: Vec<Option<crate::ai::AgentSpec>>,
+    /// After an undo (or a search stopped by Ctrl-C) the agents wait until
+    /// the person takes a step, so that looking around (or a typo) does not
+    /// make them move again.
+    agents_wait: bool,
 }
 
 impl Session {
@@ -79,7 +83,18 @@ impl Session {
             sources: game.sources.clone(),
         })?;
         let rng = ChaCha8Rng::seed_from_u64(setup.seed);
-        Ok(Session { setup, game, engine, history: vec![], redo: vec![], rng, buf: vec![], color: false, ai: vec![] })
+        Ok(Session {
+            setup,
+            game,
+            engine,
+            history: vec![],
+            redo: vec![],
+            rng,
+            buf: vec![],
+            color: false,
+            ai: vec![],
+            agents_wait: false,
+        })
     }
 
     pub fn game(&self) -> &Game {

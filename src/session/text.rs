@@ -66,6 +66,12 @@ impl Session {
         }
         let t = self.engine.position().turn;
         let mut s = format!("{} to move", self.game.players[t.to_move as usize]);
+        if let Some(spec) = self.ai.get(t.to_move as usize).copied().flatten() {
+            let _ = write!(s, " ({spec})");
+            if self.agents_wait {
+                s.push_str(", waiting until you move or give it the seat again");
+            }
+        }
         if self.game.phases.len() > 1 {
             let _ = write!(s, " ({})", self.game.phases[t.phase as usize].name);
             // A phase of a few moves is a decision to make: name them.
