@@ -26,7 +26,12 @@ pub(super) fn play(
 ) -> i32 {
     let session = match (load, file) {
         (Some(path), _) => match Session::from_record_file(&path) {
-            Ok(s) => s,
+            Ok((s, note)) => {
+                if let Some(note) = note {
+                    note!("{note}");
+                }
+                s
+            }
             Err(e) => {
                 noteln!("{e}");
                 return exit::FAILED;
