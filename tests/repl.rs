@@ -51,3 +51,42 @@ fn replies_say_whether_the_command_was_refused() {
         assert_eq!(reply.refused, refused, "`{line}`:\n{}", reply.text);
     }
 }
+
+#[test]
+fn the_replies_say_who_moves_again_who_played_and_whose_evaluation() {
+    let mut s = session("rules/kalah.mancala", &["standard"], &[]);
+    // s3 of Kalah(6,4) ends in the store: another turn.
+    let reply = run(&mut s, "s3");
+    assert!(reply.starts_with("south plays s3, and moves again\n"), "{reply}");
+    let reply = run(&mut s, "s1");
+    assert!(reply.starts_with("south plays s1\n"), "{reply}");
+    assert_eq!(run(&mut s, "history"), "  1. south plays s3\n  2. south plays s1\n");
+    let hint = run(&mut s, "hint greedy");
+    assert!(hint.contains("evaluation for north: margin"), "{hint}");
+    let help = run(&mut s, "help");
+    assert!(help.contains("hint [AGENT]") && help.contains("ai SEAT AGENT"), "{help}");
+    // A pit the board does not have is said to be so, not taken for another.
+    let reply = run(&mut s, "n7");
+    assert!(reply.contains("there is no site `n7`: `n` is n1..n6") && !reply.contains("did you mean"), "{reply}");
+}
+
+#[test]
+fn moves_are_listed_so_that_each_name_can_be_told_apart() {
+    // Tea Party's moves have spaces in their names: one a line.
+    let mut s = session("rules/tea-party.mancala", &[], &[]);
+    let moves = run(&mut s, "moves");
+    assert!(moves.lines().all(|l| l.starts_with("  ") && l.trim().split(' ').count() == 2), "{moves}");
+    // Spectral Reapers' placements with four seats: 168, more than 60: how
+    // many, one a line, at most 40, and a prefix to narrow them.
+    let mut s = session("rules/spectral-reapers.mancala", &[], &[("seats", "4")]);
+    let moves = run(&mut s, "moves");
+    let lines: Vec<&str> = moves.lines().collect();
+    assert_eq!(lines[0], "168 legal moves");
+    assert_eq!(lines.len(), 43, "{moves}");
+    assert!(lines[1..41].iter().all(|l| l.starts_with("  x") && l.split_whitespace().count() == 3), "{moves}");
+    assert!(moves.contains("... and 128 more") && moves.contains("`moves PREFIX`"), "{moves}");
+    let some = run(&mut s, "moves x1=3 x2");
+    assert!(some.starts_with("6 of 168 legal moves start with `x1=3 x2`\n"), "{some}");
+    assert!(some.lines().skip(1).all(|l| l.starts_with("  x1=3 x2=")), "{some}");
+    assert!(s.command("moves zz").refused);
+}

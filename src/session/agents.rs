@@ -34,7 +34,9 @@ impl Session {
                 } else {
                     (spec.kind, spec.to_string())
                 };
-                let value = c.value.map(|v| format!(", evaluation {}", eval_text(kind, v))).unwrap_or_default();
+                let mover = &self.game.players[self.engine.to_move() as usize];
+                let value =
+                    c.value.map(|v| format!(", evaluation for {mover}: {}", eval_text(kind, v))).unwrap_or_default();
                 Ok(format!("hint: {} ({label}{value}; {})\n", self.engine.move_name(c.mv), c.info))
             }
         }

@@ -13,7 +13,7 @@ pub const COMMANDS: &[&str] = &[
 
 const HELP: &str = "\
 Commands (a move is typed by its name, as `moves` lists them; `move NAME` works too):
-  moves            list the legal moves
+  moves [PREFIX]   list the legal moves (those whose name starts with PREFIX)
   board            draw the board again
   undo [N]         take back the last N steps (default 1); redo [N] makes them again
   new              start a new game with the same rules
@@ -27,6 +27,12 @@ Commands (a move is typed by its name, as `moves` lists them; `move NAME` works 
   history          list the steps so far
   info             the rule file, its options and variants
   random [N]       play N random legal moves (seeded by --seed)
+  hint [AGENT]     the move an agent would play, and its evaluation for the
+                   player to move (alphabeta 2s, mcts:5000, greedy, random)
+  ai SEAT AGENT    give a seat to an agent, which then moves by itself (`ai SEAT
+                   off` takes it back, `ai` lists the seats); after an undo it
+                   waits until you move
+  (Ctrl-C stops a hint or an agent's search; the game is kept)
   help             this text
   quit             leave (also `exit`, or end of input)";
 
@@ -37,7 +43,8 @@ pub enum Command {
     Nothing,
     Help,
     Quit,
-    Moves,
+    /// The legal moves, those whose name starts with the text given.
+    Moves(String),
     Board,
     Undo(usize),
     Redo(usize),
@@ -72,7 +79,7 @@ impl Command {
             "" => Command::Nothing,
             "help" | "?" => Command::Help,
             "quit" | "exit" => Command::Quit,
-            "moves" => Command::Moves,
+            "moves" => Command::Moves(rest.to_string()),
             "board" => Command::Board,
             "undo" => Command::Undo(count_arg(rest)?),
             "redo" => Command::Redo(count_arg(rest)?),
@@ -134,7 +141,7 @@ impl Session {
         match cmd {
             Command::Nothing | Command::Quit => Ok(String::new()),
             Command::Help => Ok(format!("{HELP}\n")),
-            Command::Moves => self.moves_text(),
+            Command::Moves(prefix) => self.moves_text(&prefix),
             Command::Board => Ok(self.show()),
             Command::Undo(n) => self.undo(n),
             Command::Redo(n) => self.redo(n),

@@ -27,7 +27,7 @@ impl Session {
         while done < n {
             let Some(step) = self.redo.pop() else { break };
             let ok = match &step {
-                Step::Move(m, _) => self.engine.apply(*m).is_ok(),
+                Step::Move(m, ..) => self.engine.apply(*m).is_ok(),
                 Step::Set(_, p) => self.engine.set_position(p.clone()).is_ok(),
             };
             if !ok {
@@ -45,7 +45,7 @@ impl Session {
 
     pub(super) fn step_text(&self, s: &Step) -> String {
         match s {
-            Step::Move(_, name) => name.clone(),
+            Step::Move(_, name, _) => name.clone(),
             Step::Set(t, _) => format!("set {t}"),
         }
     }
@@ -58,7 +58,14 @@ impl Session {
         // listed without replaying.
         let mut s = String::new();
         for (i, step) in self.history.iter().enumerate() {
-            let _ = writeln!(s, "{:>3}. {}", i + 1, self.step_text(step));
+            match step {
+                Step::Move(_, name, who) => {
+                    let _ = writeln!(s, "{:>3}. {} plays {name}", i + 1, self.game.players[*who as usize]);
+                }
+                Step::Set(..) => {
+                    let _ = writeln!(s, "{:>3}. {}", i + 1, self.step_text(step));
+                }
+            }
         }
         s
     }

@@ -40,8 +40,8 @@ pub struct Setup {
 #[derive(Debug, Clone)]
 enum Step {
     /// A move, with its name as it was when made (an order of colours is
-    /// named by the counters of its site at the time).
-    Move(Move, String),
+    /// named by the counters of its site at the time), and who made it.
+    Move(Move, String, crate::engine::game::PlayerId),
     Set(String, Position),
 }
 

@@ -30,13 +30,14 @@ impl Session {
             if self.engine.apply(m1).is_err() {
                 continue;
             }
+            let again1 = self.again(mover);
             match self.engine.find_move(&rest) {
                 Ok(Some(m2)) => {
                     let who = self.game.players[mover as usize].clone();
                     return match self.make(m2) {
                         Ok(second) => {
-                            self.history.insert(self.history.len() - 1, Step::Move(m1, name1.clone()));
-                            Ok(format!("{who} plays {name1}\n{second}"))
+                            self.history.insert(self.history.len() - 1, Step::Move(m1, name1.clone(), mover));
+                            Ok(format!("{who} plays {name1}{again1}\n{second}"))
                         }
                         // Both moves or neither.
                         Err(e) => {
@@ -83,10 +84,10 @@ impl Session {
         let name = self.engine.move_name(mv);
         let mover = self.engine.to_move();
         self.engine.apply(mv).map_err(|h| self.rule_error(&h))?;
-        self.history.push(Step::Move(mv, name.clone()));
+        self.history.push(Step::Move(mv, name.clone(), mover));
         self.redo.clear();
         let who = self.game.players[mover as usize].clone();
-        Ok(format!("{who} plays {name}\n{}", self.show()))
+        Ok(format!("{who} plays {name}{}\n{}", self.again(mover), self.show()))
     }
 
     pub(super) fn set(&mut self, text: &str) -> Result<(), String> {
@@ -126,16 +127,24 @@ impl Session {
                 failed = true;
                 break;
             }
-            self.history.push(Step::Move(mv, name.clone()));
+            self.history.push(Step::Move(mv, name.clone(), mover));
             self.redo.clear();
             played += 1;
-            let _ = writeln!(out, "{} plays {name}", self.game.players[mover as usize]);
+            let again = self.again(mover);
+            let _ = writeln!(out, "{} plays {name}{again}", self.game.players[mover as usize]);
         }
         if played == 0 && out.is_empty() {
             return Err("no legal moves: the game is over\n".into());
         }
         out.push_str(&self.show());
         if failed { Err(out) } else { Ok(out) }
+    }
+
+    /// `, and moves again` when the player who just moved is to move again
+    /// (an extra turn), the game going on.
+    pub(super) fn again(&mut self, mover: crate::engine::game::PlayerId) -> &'static str {
+        let going_on = self.engine.count_moves().is_ok_and(|n| n > 0);
+        if going_on && self.engine.to_move() == mover { ", and moves again" } else { "" }
     }
 
     /// Parses `set` assignments into a new position, changing nothing on error.

@@ -94,7 +94,7 @@ impl Session {
             } else {
                 format!(
                     "not a legal move here (legal: {})",
-                    summary_text(&summary, &self.game.colour_letters).trim_end()
+                    summary_text(&summary, &self.game.colour_letters, false).trim_end()
                 )
             });
         };

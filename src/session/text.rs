@@ -29,19 +29,35 @@ impl Session {
         s
     }
 
-    /// The legal moves as text: every name, or for many moves, each group
-    /// with how many moves it holds.
-    pub(super) fn moves_text(&mut self) -> Result<String, String> {
+    /// The legal moves as text (those starting with `prefix`): every name,
+    /// one a line when names have spaces in them; for more than 60, how many
+    /// and one line per group, at most 40.
+    pub(super) fn moves_text(&mut self, prefix: &str) -> Result<String, String> {
         let rule_error = |s: &Self, h| format!("{}\n", s.rule_error(&h));
-        match self.engine.count_moves() {
-            Err(h) => Err(rule_error(self, h)),
-            Ok(0) => Ok("no legal moves: the game is over\n".to_string()),
-            Ok(n) if n <= 60 => Ok(format!("{}\n", self.legal_names().join(" "))),
-            Ok(n) => match self.engine.move_summary() {
-                Err(h) => Err(rule_error(self, h)),
-                Ok(summary) => Ok(format!("{n} legal moves\n{}", summary_text(&summary, &self.game.colour_letters))),
-            },
+        let n = self.engine.count_moves().map_err(|h| rule_error(self, h))?;
+        if n == 0 {
+            return Ok("no legal moves: the game is over\n".to_string());
         }
+        let summary = self.engine.move_summary().map_err(|h| rule_error(self, h))?;
+        let total: u128 = summary.iter().filter(|(name, _)| name.starts_with(prefix)).map(|(_, k)| k).sum();
+        if total == 0 {
+            return Err(format!("no legal move starts with `{prefix}` ({n} legal moves)\n"));
+        }
+        if n <= 60 {
+            let names: Vec<String> = self.legal_names().into_iter().filter(|m| m.starts_with(prefix)).collect();
+            return Ok(names_text(&names));
+        }
+        let groups: Vec<(String, u128)> = summary.into_iter().filter(|(name, _)| name.starts_with(prefix)).collect();
+        let head = if prefix.is_empty() {
+            format!("{n} legal moves")
+        } else {
+            format!("{total} of {n} legal moves start with `{prefix}`")
+        };
+        let mut text = format!("{head}\n{}", summary_text(&groups, &self.game.colour_letters, true));
+        if groups.len() > 40 {
+            text.push_str("  (`moves PREFIX` lists those whose name starts with PREFIX)\n");
+        }
+        Ok(text)
     }
 
     /// The board and whose turn it is (or how the game ended).
@@ -121,13 +137,28 @@ impl Session {
         } else {
             format!("unknown command or move `{name}`")
         };
-        let names: Vec<&str> = summary.iter().map(|(n, _)| n.as_str()).collect();
-        if let Some(h) =
-            did_you_mean(name, names.iter().copied().chain(COMMANDS.iter().copied())).filter(|_| !known_move)
-        {
-            let _ = write!(msg, "; {h}");
+        // A family's name with an index it does not have (`s7` of s1..s6):
+        // say so, rather than suggest another member by its spelling.
+        let stem = first.trim_end_matches(|c: char| c.is_ascii_digit());
+        let family: Vec<&str> = self
+            .game
+            .sites
+            .iter()
+            .filter(|x| x.family.as_ref().is_some_and(|f| f.0 == stem))
+            .map(|x| x.name.as_str())
+            .collect();
+        if !known_move && stem.len() < first.len() && !family.is_empty() {
+            let _ =
+                write!(msg, "; there is no site `{first}`: `{stem}` is {}..{}", family[0], family[family.len() - 1]);
+        } else {
+            let names: Vec<&str> = summary.iter().map(|(n, _)| n.as_str()).collect();
+            if let Some(h) =
+                did_you_mean(name, names.iter().copied().chain(COMMANDS.iter().copied())).filter(|_| !known_move)
+            {
+                let _ = write!(msg, "; {h}");
+            }
         }
-        let listing = summary_text(&summary, &self.game.colour_letters);
+        let listing = summary_text(&summary, &self.game.colour_letters, false);
         let sep = if listing.starts_with("  ") { "\n" } else { " " };
         let _ = write!(msg, "\nlegal moves:{sep}{listing}(type `help` for commands)\n");
         msg
@@ -164,14 +195,26 @@ pub(super) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// Groups of moves as text: the names, and for a group of many orders of
-/// colours, the name followed by how many there are.
-pub(super) fn summary_text(summary: &[(String, u128)], letters: &[char]) -> String {
-    let simple = summary.iter().all(|(_, n)| *n == 1);
-    if simple && summary.len() <= 20 {
-        return format!("{}\n", summary.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(" "));
+/// Move names as text: on one line, or one a line when a name has a space
+/// in it (`cup A1L`), so that where each ends is plain.
+pub(super) fn names_text(names: &[String]) -> String {
+    if names.iter().any(|n| n.contains(char::is_whitespace)) {
+        names.iter().map(|n| format!("  {n}\n")).collect()
+    } else {
+        format!("{}\n", names.join(" "))
     }
-    if simple {
+}
+
+/// Groups of moves as text: the names, and for a group of many orders of
+/// colours, the name followed by how many there are. `listing` (for
+/// `moves`): every group on a line of its own, at most 40.
+pub(super) fn summary_text(summary: &[(String, u128)], letters: &[char], listing: bool) -> String {
+    let simple = summary.iter().all(|(_, n)| *n == 1);
+    let names: Vec<String> = summary.iter().map(|(n, _)| n.clone()).collect();
+    if simple && summary.len() <= 20 && !listing {
+        return names_text(&names);
+    }
+    if simple && !listing {
         let first: Vec<&str> = summary.iter().take(12).map(|(n, _)| n.as_str()).collect();
         return format!("{} ... ({} in all; `moves` lists them)\n", first.join(" "), summary.len());
     }
