@@ -196,3 +196,21 @@ fn ctrl_c_during_a_piped_hint_stops_the_script_with_130() {
     assert_eq!(out.status.code(), Some(130), "{text}");
     assert!(text.contains("the hint's search was stopped (Ctrl-C)") && !text.contains("> board"), "{text}");
 }
+
+#[test]
+fn solve_gives_the_real_reason_it_cannot_solve() {
+    // Tea Party's default draws no random number (only its Whistle Stop and
+    // Spotted Sugar Cubes variants do): it reads the ply and repetitions.
+    let cases = [
+        (&["solve", "rules/tea-party.mancala"][..], "these rules read `ply` or `repetitions`"),
+        (&["solve", "rules/tea-party.mancala", "--variant", "whistle-stop"], "these rules draw random numbers"),
+        (&["solve", "rules/tea-party.mancala", "--variant", "spotted-sugar-cubes"], "these rules draw random numbers"),
+        (&["solve", "rules/spectral-reapers.mancala"], "exact solving is for two players; this game has 3"),
+    ];
+    for (args, reason) in cases {
+        let out = mancala(args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+        assert!(err.starts_with("not solved: ") && err.contains(reason), "{args:?}: {err}");
+    }
+}

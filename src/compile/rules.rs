@@ -27,6 +27,21 @@ struct Ctx {
     setup: bool,
 }
 
+/// What compiled rules read that solving must know of: chance (`random`)
+/// and the history (`ply`, `repetitions`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Reads {
+    chance: bool,
+    history: bool,
+}
+
+impl std::ops::BitOr for Reads {
+    type Output = Reads;
+    fn bitor(self, o: Reads) -> Reads {
+        Reads { chance: self.chance || o.chance, history: self.history || o.history }
+    }
+}
+
 /// Most uses of definitions inlined in one rule file.
 const MAX_INLINED: usize = 100_000;
 /// Deepest nesting of definitions inside definitions.
@@ -295,10 +310,16 @@ impl Compiler {
                 }
                 Item::End(e) => {
                     let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
+                    let before = self.take_reads();
                     let cond = self.expect(&e.cond, Type::Bool, &mut scope);
                     let body = self.stmts(&e.body, &mut scope);
                     self.locals_used(scope.max, e.span);
+                    let reads = self.take_reads();
+                    self.add_reads(before);
+                    // Switched off by an option: it never runs, and what it
+                    // would read is not read.
                     if let Some(cond) = cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false)))) {
+                        self.add_reads(reads);
                         self.game.ends.push(EndDef { name: e.name.name.clone(), cond, body });
                     }
                 }
@@ -999,9 +1020,21 @@ impl Compiler {
                 Some((GExpr::Filter(Box::new(set?), it, Box::new(cond?)), Type::Set))
             }
             ExprKind::Cond(c, a, b) => {
+                let before = self.take_reads();
                 let c = self.expect(c, Type::Bool, scope);
+                let read_c = self.take_reads();
                 let a = self.expr(a, scope);
+                let read_a = self.take_reads();
                 let b = self.expr(b, scope);
+                let read_b = self.take_reads();
+                // A condition fixed by an option leaves one branch: only what
+                // it reads is read.
+                let kept = match &c {
+                    Some(GExpr::Const(Value::Bool(true))) => read_a,
+                    Some(GExpr::Const(Value::Bool(false))) => read_b,
+                    _ => read_a | read_b,
+                };
+                self.add_reads(before | read_c | kept);
                 let ((a, ta), (b, tb)) = (a?, b?);
                 if ta != tb {
                     self.error(
@@ -1011,7 +1044,11 @@ impl Compiler {
                     );
                     return None;
                 }
-                Some((GExpr::Cond(Box::new(c?), Box::new(a), Box::new(b)), ta))
+                Some(match c? {
+                    GExpr::Const(Value::Bool(true)) => (a, ta),
+                    GExpr::Const(Value::Bool(false)) => (b, ta),
+                    c => (GExpr::Cond(Box::new(c), Box::new(a), Box::new(b)), ta),
+                })
             }
             ExprKind::Quant(q, var, domain, body) => {
                 let mut dom = self.domain(domain, scope);
@@ -1449,22 +1486,52 @@ impl Compiler {
         }
     }
 
+    /// What the rules compiled since the last call read (chance, the
+    /// history: the flags solving looks at), cleared.
+    fn take_reads(&mut self) -> Reads {
+        let r = Reads { chance: self.game.chance, history: self.game.history };
+        self.game.chance = false;
+        self.game.history = false;
+        r
+    }
+
+    fn add_reads(&mut self, r: Reads) {
+        self.game.chance |= r.chance;
+        self.game.history |= r.history;
+    }
+
     fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr, scope: &mut Scope) -> Option<Typed> {
         match op {
             BinOp::And | BinOp::Or => {
+                let before = self.take_reads();
                 let x = self.expect(a, Type::Bool, scope);
+                let read_x = self.take_reads();
                 let y = self.expect(b, Type::Bool, scope);
+                let read_y = self.take_reads();
+                self.add_reads(before | read_x | read_y);
                 let (x, y) = (x?, y?);
-                // Fold options that are fixed at compile time.
+                // Fold options that are fixed at compile time; what a part
+                // folded away reads (chance, the history) is not read.
                 let and = op == BinOp::And;
+                self.take_reads();
                 Some((
                     match (&x, &y) {
-                        (GExpr::Const(Value::Bool(c)), _) if *c == and => y,
-                        (_, GExpr::Const(Value::Bool(c))) if *c == and => x,
+                        (GExpr::Const(Value::Bool(c)), _) if *c == and => {
+                            self.add_reads(before | read_y);
+                            y
+                        }
+                        (_, GExpr::Const(Value::Bool(c))) if *c == and => {
+                            self.add_reads(before | read_x);
+                            x
+                        }
                         (GExpr::Const(Value::Bool(c)), _) | (_, GExpr::Const(Value::Bool(c))) if *c != and => {
+                            self.add_reads(before);
                             GExpr::Const(Value::Bool(*c))
                         }
-                        _ => GExpr::Bin(op, Box::new(x), Box::new(y)),
+                        _ => {
+                            self.add_reads(before | read_x | read_y);
+                            GExpr::Bin(op, Box::new(x), Box::new(y))
+                        }
                     },
                     Type::Bool,
                 ))
