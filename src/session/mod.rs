@@ -105,6 +105,16 @@ impl Session {
         &self.engine
     }
 
+    /// The steps taken, as a record writes them, and those `redo` would
+    /// make again (the next one last): what a refused command must leave
+    /// as it was.
+    pub fn steps(&self) -> (Vec<String>, Vec<String>) {
+        (
+            self.history.iter().map(|s| self.step_text(s)).collect(),
+            self.redo.iter().map(|s| self.step_text(s)).collect(),
+        )
+    }
+
     /// The legal moves' names.
     /// The legal moves' names; where moves come in many orders of colours,
     /// the name of each group (which plays its default order).
