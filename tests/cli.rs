@@ -214,3 +214,40 @@ fn solve_gives_the_real_reason_it_cannot_solve() {
         assert!(err.starts_with("not solved: ") && err.contains(reason), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn list_shows_every_game_of_a_folder_with_what_its_file_says_of_it() {
+    let out = mancala(&["list", "rules", "--json"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let games = list.as_array().unwrap();
+    // Every rule file of the folder that is a game of its own (none extends another).
+    let files = std::fs::read_dir("rules")
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "mancala"))
+        .count();
+    assert_eq!(games.len(), files);
+    let oware = games.iter().find(|g| g["game"] == "Oware").expect("Oware is listed");
+    assert_eq!(oware["board"], "2 x 6, 2 stores");
+    assert_eq!(oware["players"], 2);
+    assert_eq!(oware["region"], "Ghana, West Africa, the Caribbean");
+    assert_eq!(oware["variants"], serde_json::json!(["grand-slam-forbidden", "grand-slam-captures"]));
+    assert!(oware["sources"].as_array().unwrap().len() >= 3);
+    // Every game names its sources.
+    for g in games {
+        assert!(!g["sources"].as_array().unwrap().is_empty(), "{} names no source", g["game"]);
+    }
+    // As a table: a line a game, and the count.
+    let out = mancala(&["list"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().any(|l| l.starts_with("Oware ") && l.contains("2 x 6, 2 stores")), "{text}");
+    assert!(text.contains(&format!("{files} games")), "{text}");
+    // A folder that is not there.
+    assert_eq!(code(&["list", "no/such/folder"]), 1);
+    // `check` takes a folder too: every rule file of the library compiles.
+    assert_eq!(code(&["check", "rules/"]), 0);
+    assert_eq!(code(&["check", "tests/bad"]), 1);
+    // A derived file is a variant, not a game: tests/variants lists none.
+    let out = mancala(&["list", "tests/variants"], "");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0 games"));
+}

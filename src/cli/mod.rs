@@ -82,7 +82,7 @@ pub enum Command {
     /// Check rule files and explain every mistake: with their defaults and every
     /// variant, or as --variant and --set choose.
     Check {
-        /// The rule files to check.
+        /// The rule files to check (a folder: its `.mancala` files).
         #[arg(required = true)]
         files: Vec<String>,
         #[command(flatten)]
@@ -108,6 +108,15 @@ pub enum Command {
         /// (the exit code is still 1 if any was). Without it the script stops there.
         #[arg(long)]
         keep_going: bool,
+    },
+    /// List the games of a folder of rule files: name, board, players, variants, region, sources.
+    List {
+        /// The folder (its `.mancala` files; those that `extends` another are left out).
+        #[arg(default_value = "rules")]
+        dir: String,
+        /// Print the list as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Show what a rule file compiles to: board, tracks, relations, phases, moves, options.
     Show {
@@ -307,6 +316,7 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Check { files, choice, json } => show::check(&files, &choice, json, color),
         Command::Show { file, choice, json } => show::show(&file, &choice, json, color),
+        Command::List { dir, json } => show::list(&dir, json, color),
         Command::Play { file, choice, seed, load, keep_going } => {
             repl::play(file, choice, seed, load, keep_going, color)
         }

@@ -12,7 +12,23 @@ pub(super) fn check(files: &[String], choice: &Choice, json: bool, color: bool) 
     let chosen = !choice.variants.is_empty() || !choice.settings.is_empty();
     let mut code = exit::OK;
     let mut results = Vec::new();
-    for f in files {
+    // A folder stands for its rule files.
+    let files: Vec<String> = files
+        .iter()
+        .flat_map(|f| match std::fs::read_dir(f) {
+            Ok(entries) => {
+                let mut inner: Vec<String> = entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "mancala"))
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .collect();
+                inner.sort();
+                inner
+            }
+            Err(_) => vec![f.clone()],
+        })
+        .collect();
+    for f in &files {
         let r = if chosen { compile_file(f, &choice.config()) } else { check_file(f) };
         if r.is_err() {
             code = exit::FAILED;
@@ -55,6 +71,123 @@ fn check_json(file: &str, r: &Result<Game, Failure>) -> serde_json::Value {
         }),
         Err(fail) => serde_json::json!({ "file": file, "ok": false, "errors": fail.to_json() }),
     }
+}
+
+/// The board in a few words: rows of pits as the layout draws them
+/// (`2 x 6`), then stores and reserves.
+pub(crate) fn board_words(g: &Game) -> String {
+    use crate::engine::game::{Cell, SiteKind};
+    let pits = g.sites.iter().filter(|s| s.kind == SiteKind::Pit).count();
+    let rows: Vec<usize> = g
+        .layout
+        .iter()
+        .flat_map(|l| &l.rows)
+        .map(|r| r.iter().filter(|c| matches!(c, Cell::Site(s) if g.sites[*s as usize].kind == SiteKind::Pit)).count())
+        .filter(|&n| n > 0)
+        .collect();
+    let mut out = match rows.first() {
+        Some(&n) if rows.iter().all(|&r| r == n) && rows.len() * n == pits => format!("{} x {n}", rows.len()),
+        _ => format!("{pits} pits"),
+    };
+    for (kind, word) in [(SiteKind::Store, "store"), (SiteKind::Reserve, "reserve")] {
+        let n = g.sites.iter().filter(|s| s.kind == kind).count();
+        if n > 0 {
+            out.push_str(&format!(", {n} {word}{}", if n == 1 { "" } else { "s" }));
+        }
+    }
+    out
+}
+
+/// `mancala list DIR`: every game of a folder, one line each. Files that
+/// build on another (`extends`) are variants, not games, and are left out.
+pub(super) fn list(dir: &str, json: bool, color: bool) -> i32 {
+    let mut files: Vec<std::path::PathBuf> = match std::fs::read_dir(dir) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "mancala"))
+            .collect(),
+        Err(e) => {
+            noteln!("{dir}: {e}");
+            return exit::FAILED;
+        }
+    };
+    files.sort();
+    let mut code = exit::OK;
+    let mut rows = Vec::new();
+    for f in &files {
+        let path = f.to_string_lossy().into_owned();
+        let derived = std::fs::read_to_string(f)
+            .map(|t| t.lines().any(|l| l.trim_start().starts_with("extends ")))
+            .unwrap_or(false);
+        if derived {
+            continue;
+        }
+        match compile_file(&path, &Default::default()) {
+            Ok(g) => rows.push((path, g)),
+            Err(fail) => {
+                note!("{}", fail.render(color));
+                noteln!("{path}: does not compile");
+                code = exit::FAILED;
+            }
+        }
+    }
+    rows.sort_by(|a, b| a.1.name.to_lowercase().cmp(&b.1.name.to_lowercase()));
+    if json {
+        let list: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(path, g)| {
+                serde_json::json!({
+                    "file": path,
+                    "game": g.name,
+                    "family": g.about.family,
+                    "region": g.about.region,
+                    "board": board_words(g),
+                    "players": g.players.len(),
+                    "variants": g.variants.iter().map(|v| v.name.clone()).collect::<Vec<_>>(),
+                    "sources": g.about.sources,
+                })
+            })
+            .collect();
+        sayln!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
+        return code;
+    }
+    let table: Vec<[String; 6]> = rows
+        .iter()
+        .map(|(_, g)| {
+            [
+                g.name.clone(),
+                g.about.region.clone().unwrap_or_default(),
+                board_words(g),
+                g.players.len().to_string(),
+                g.variants.len().to_string(),
+                g.about.sources.first().cloned().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let head = ["game", "region", "board", "players", "variants", "source"];
+    let mut width = head.map(|h| h.chars().count());
+    for r in &table {
+        for (w, cell) in width.iter_mut().zip(r) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[String]| {
+        let mut s = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            if i + 1 == cells.len() {
+                s.push_str(c);
+            } else {
+                s.push_str(&format!("{c:<w$}  ", w = width[i]));
+            }
+        }
+        s.trim_end().to_string()
+    };
+    sayln!("{}", line(&head.map(String::from)));
+    for r in &table {
+        sayln!("{}", line(r));
+    }
+    sayln!("{} games", table.len());
+    code
 }
 
 /// Prints what a rule file compiles to.

@@ -94,6 +94,11 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
     let named = |k: &'static str, n: &Ident| Some((k, n.name.clone()));
     match item {
         Item::Game(_) => Some(("game", String::new())),
+        // A derived file's family or region replaces the base's; its
+        // sources are added to the base's.
+        Item::About(About::Family, _) => Some(("family", String::new())),
+        Item::About(About::Region, _) => Some(("region", String::new())),
+        Item::About(About::Source, s) => Some(("source", s.value.clone())),
         Item::Extends(_) => None,
         Item::Option(o) => named("option", &o.name),
         Item::Variant(v) => named("variant", &v.name),

@@ -216,6 +216,7 @@ fn compile_items(path: &str, items: Vec<ast::Item>, mut sources: Sources, config
         globals: HashMap::new(),
         game: Game {
             name: String::new(),
+            about: Default::default(),
             sources: sources.clone(),
             path: path.to_string(),
             variants_applied: config.variants.clone(),

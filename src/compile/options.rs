@@ -164,7 +164,30 @@ impl Compiler {
             });
         }
         let mut first_game: Option<Span> = None;
+        let mut seen: [Option<Span>; 2] = [None, None];
         for item in items {
+            if let Item::About(key, text) = item {
+                let slot = match key {
+                    About::Family => Some((0, &mut self.game.about.family)),
+                    About::Region => Some((1, &mut self.game.about.region)),
+                    About::Source => None,
+                };
+                match slot {
+                    Some((i, field)) => {
+                        *field = Some(text.value.clone());
+                        if let Some(prev) = seen[i] {
+                            let word = if i == 0 { "family" } else { "region" };
+                            self.error(
+                                Diagnostic::error(text.span, format!("a second `{word}`"))
+                                    .label("again")
+                                    .note(prev, "first here"),
+                            );
+                        }
+                        seen[i] = Some(text.span);
+                    }
+                    None => self.game.about.sources.push(text.value.clone()),
+                }
+            }
             if let Item::Game(s) = item {
                 if let Some(prev) = first_game {
                     self.error(

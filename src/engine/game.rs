@@ -298,9 +298,18 @@ pub struct VariantInfo {
     pub doc: String,
 }
 
+/// What a rule file says the game is, for `mancala list`.
+#[derive(Debug, Clone, Default)]
+pub struct About {
+    pub family: Option<String>,
+    pub region: Option<String>,
+    pub sources: Vec<String>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Game {
     pub name: String,
+    pub about: About,
     pub sources: Sources,
     /// The rule file this game was loaded from, as given.
     pub path: String,

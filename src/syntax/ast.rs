@@ -25,6 +25,8 @@ pub struct File {
 #[derive(Debug, Clone)]
 pub enum Item {
     Game(Str),
+    /// `family "..."`, `region "..."`, `source "..."`: what the game is.
+    About(About, Str),
     Extends(Str),
     Option(OptionDecl),
     Variant(VariantDecl),
@@ -48,6 +50,13 @@ pub enum Item {
     Hook(HookDecl),
     Partners(PartnersDecl),
     Glyph(GlyphDecl),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum About {
+    Family,
+    Region,
+    Source,
 }
 
 #[derive(Debug, Clone)]

@@ -391,6 +391,14 @@ impl Lower {
         let mut it = kids(p);
         Ok(match rule {
             Rule::game_decl => Item::Game(self.string(it.next().unwrap())),
+            Rule::about_decl => {
+                let key = match it.next().unwrap().as_str() {
+                    "family" => About::Family,
+                    "region" => About::Region,
+                    _ => About::Source,
+                };
+                Item::About(key, self.string(it.next().unwrap()))
+            }
             Rule::extends_decl => Item::Extends(self.string(it.next().unwrap())),
             Rule::option_decl => {
                 let name = self.ident(it.next().unwrap());
