@@ -131,7 +131,7 @@ pub(super) fn list(dir: &str, json: bool, color: bool) -> i32 {
             }
         }
     }
-    rows.sort_by(|a, b| a.1.name.to_lowercase().cmp(&b.1.name.to_lowercase()));
+    rows.sort_by_key(|r| r.1.name.to_lowercase());
     if json {
         let list: Vec<serde_json::Value> = rows
             .iter()
