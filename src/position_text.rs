@@ -125,6 +125,7 @@ pub fn parse(g: &Game, mut pos: Position, text: &str) -> Result<Position, String
         }
     }
     pos.turn.ended = false;
+    pos.turn.verdict = Default::default();
     Ok(pos)
 }
 

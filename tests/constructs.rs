@@ -205,3 +205,164 @@ fn a_branch_an_option_rules_out_needs_no_trial() {
     let mut strict = engine(&rules(true));
     assert_eq!(names(&mut strict), ["s1", "s2"]);
 }
+
+/// The value of the first state variable, as the rules read it.
+fn state0(e: &Engine) -> mancala::engine::game::Value {
+    e.position().vars[0]
+}
+
+#[test]
+fn starting_at_the_origin_drops_the_first_counter_back_into_it() {
+    let mut e = engine(
+        "setup { put 3 in s1 }
+         move sow \"{h}\" { choose h in every pit of mover where count(h) > 0  sow h along round starting at origin }",
+    );
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [1, 1, 1, 0, 0, 0, 0, 0]);
+}
+
+#[test]
+fn relay_sowing_lifts_the_last_site_while_its_condition_holds() {
+    let rules = |relay: &str| {
+        format!(
+            "setup {{ put 2 in s1  put 1 in s3 }}
+             move sow \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  sow h along round {relay} }}"
+        )
+    };
+    // s1 (2): s2, s3 (now 2); s3 (2) lifted: n1, n2; n2 holds 1: it stops.
+    let mut e = engine(&rules("relay while count(last) > 1"));
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [0, 1, 0, 1, 1, 0, 0, 0]);
+    // The same relay allowed one lap only: the move cannot be made.
+    let mut e = engine(&rules("relay while count(last) > 1 at most 1 laps"));
+    assert_eq!(names(&mut e), ["s3"]);
+    let mut e = engine(&rules("relay while count(last) > 1 at most 2 laps"));
+    assert_eq!(names(&mut e), ["s1", "s3"]);
+}
+
+#[test]
+fn relay_from_another_site_and_the_site_along_a_track() {
+    // Lift the site after the last one, while it holds counters.
+    let mut e = engine(
+        "setup { put 1 in s1  put 2 in s3  put 1 in n1 }
+         move sow \"{h}\" { choose h in every pit of mover where count(h) > 0
+           sow h along round relay from step(last, round, 1) while count(step(last, round, 1)) > 0 }",
+    );
+    // s1 (1): s2; s3 (2) lifted: n1 (2), n2; n3 is empty: it stops.
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [0, 1, 0, 2, 1, 0, 0, 0]);
+}
+
+#[test]
+fn a_relay_that_never_ends_is_stopped_with_an_error() {
+    let mut e = engine(
+        "setup { put 2 in s1 }
+         move sow \"{h}\" { choose h in every pit of mover where count(h) > 0  sow h along round relay while true }",
+    );
+    let mv = e.find_move("s1").unwrap().unwrap();
+    let err = format!("{:?}", e.apply(mv).unwrap_err());
+    assert!(err.contains("steps in one call"), "{err}");
+    assert_eq!(counts(&e), [2, 0, 0, 0, 0, 0, 0, 0], "the position is left as it was");
+}
+
+#[test]
+fn each_runs_after_every_counter_dropped() {
+    // Every site brought to 2 by the sowing is captured at once.
+    let mut e = engine(
+        "setup { put 3 in s1  put 1 in s2  put 1 in n1 }
+         move sow \"{h}\" { choose h in every pit of mover where count(h) > 0
+           sow h along round each { if count(last) == 2 { take last to store(mover) } } }",
+    );
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [0, 0, 1, 0, 0, 0, 4, 0]);
+}
+
+#[test]
+fn step_first_before_and_none() {
+    let mut e = engine(
+        "state beyond: site
+         state gained: number
+         setup { put 2 in s3  put 1 in n2  put 1 in n3 }
+         move sow \"{h}\" { choose h in every pit of mover where count(h) > 0
+           sow h along round
+           take first((every pit of opponent(mover) where count(it) > 1)) to store(mover)
+           set gained = count(store(mover)) - before(count(store(mover)))
+           set beyond = step(n3, line, 1) }",
+    );
+    // Never set: a site reads as none, a number as 0.
+    assert_eq!(format!("{:?}", state0(&e)), "None");
+    play(&mut e, "s3");
+    // s3 (2): n1 (1), n2 (2); the first of north's pits holding more than 1
+    // is n2: taken. Past the end of a linear track there is no site.
+    assert_eq!(counts(&e), [0, 0, 0, 1, 0, 1, 2, 0]);
+    assert_eq!(e.position().vars[1], mancala::engine::game::Value::Int(2));
+    assert_eq!(state0(&e), mancala::engine::game::Value::None);
+}
+
+#[test]
+fn none_compares_with_players_sites_and_tracks_and_unset_state_reads_as_none_0_or_false() {
+    let mut e = engine(
+        "state mark: site
+         state times: number
+         state done: condition
+         setup { put 1 in every pit }
+         move mark \"{h}\" { choose h in every pit of mover where mark == none and not done
+           set mark = h  set times = times + 1  set done = times > 5 }",
+    );
+    assert_eq!(names(&mut e), ["s1", "s2", "s3"]);
+    play(&mut e, "s2");
+    // South has marked: mark is s2 now, for north too.
+    assert!(names(&mut e).is_empty());
+    let err = compile("move m \"{h}\" { choose h in every pit of mover where count(h) == none }").err().unwrap();
+    assert!(err.contains("`none` is no player, site or track, and this is compared with a number"), "{err}");
+}
+
+#[test]
+fn an_end_can_name_the_winner_or_the_loser() {
+    // South ends the game at once by sowing into n1: North loses, though
+    // North has more in store.
+    let rules = |verdict: &str| {
+        format!(
+            "setup {{ put 1 in s3  put 5 in N }}
+             move sow \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  sow h along round }}
+             end reached when count(n1) > 0 {verdict}"
+        )
+    };
+    let mut e = engine(&rules("loser opponent(mover)"));
+    play(&mut e, "s3");
+    let o = e.outcome().unwrap().unwrap();
+    assert_eq!((o.scores, o.winners), (vec![0, 5], vec![0]));
+    let mut e = engine(&rules("winner next"));
+    play(&mut e, "s3");
+    assert_eq!(e.outcome().unwrap().unwrap().winners, [1]);
+    // No verdict: by the score.
+    let mut e = engine(&rules(""));
+    play(&mut e, "s3");
+    assert_eq!(e.outcome().unwrap().unwrap().winners, [1]);
+}
+
+#[test]
+fn a_player_who_cannot_move_loses_with_when_stuck_lose() {
+    let rules = |stuck: &str| {
+        format!(
+            "setup {{ put 1 in s3  put 9 in N }}
+             move sow \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  take h to store(mover) }}
+             when stuck: {stuck}"
+        )
+    };
+    // South banks its one counter; North has none, cannot move, and loses
+    // with 9 in store against 1.
+    let mut e = engine(&rules("lose"));
+    play(&mut e, "s3");
+    assert!(names(&mut e).is_empty());
+    let o = e.outcome().unwrap().unwrap();
+    assert_eq!((o.scores, o.winners), (vec![1, 9], vec![0]));
+    let mut e = engine(&rules("end"));
+    play(&mut e, "s3");
+    assert_eq!(e.outcome().unwrap().unwrap().winners, [1]);
+    // With statements: they run as the game ends, and North still loses.
+    let mut e = engine(&rules("lose { take N to S }"));
+    play(&mut e, "s3");
+    let o = e.outcome().unwrap().unwrap();
+    assert_eq!((o.scores, o.winners), (vec![10, 0], vec![0]));
+}

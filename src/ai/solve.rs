@@ -727,7 +727,11 @@ mod tests {
     use crate::engine::{Position, Turn};
 
     fn position(counts: Vec<i32>) -> Position {
-        Position { counts, vars: vec![], turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false } }
+        Position {
+            counts,
+            vars: vec![],
+            turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false, verdict: Default::default() },
+        }
     }
 
     #[test]

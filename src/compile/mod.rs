@@ -86,6 +86,11 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "side",
     "repetitions",
     "opponent",
+    "origin",
+    "none",
+    "step",
+    "before",
+    "first",
 ];
 
 pub(crate) struct Compiler {

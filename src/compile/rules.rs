@@ -312,6 +312,10 @@ impl Compiler {
                     let mut scope = Scope::new(Ctx { play: true, after: true, ..Default::default() });
                     let before = self.take_reads();
                     let cond = self.expect(&e.cond, Type::Bool, &mut scope);
+                    let verdict = match &e.verdict {
+                        Some((winner, p)) => self.expect(p, Type::Player, &mut scope).map(|p| (*winner, p)),
+                        None => None,
+                    };
                     let body = self.stmts(&e.body, &mut scope);
                     self.locals_used(scope.max, e.span);
                     let reads = self.take_reads();
@@ -320,7 +324,7 @@ impl Compiler {
                     // would read is not read.
                     if let Some(cond) = cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false)))) {
                         self.add_reads(reads);
-                        self.game.ends.push(EndDef { name: e.name.name.clone(), cond, body });
+                        self.game.ends.push(EndDef { name: e.name.name.clone(), cond, verdict, body });
                     }
                 }
                 Item::Stuck(s) => {
@@ -517,7 +521,7 @@ impl Compiler {
 
     fn stmt(&mut self, s: &Stmt, scope: &mut Scope) -> Option<g::Stmt> {
         let kind = match &s.kind {
-            StmtKind::Sow { amount, source, track, order, skips } => {
+            StmtKind::Sow { amount, source, track, order, start, skips, relay, each } => {
                 let amount = match amount {
                     Some(a) => Some(self.expect(a, Type::Int, scope)?),
                     None => None,
@@ -540,6 +544,26 @@ impl Compiler {
                 };
                 let src = self.expect(source, Type::Site, scope);
                 let trk = self.expect(track, Type::Track, scope);
+                let start = match start {
+                    Some(x) => Some(self.expect(x, Type::Site, scope)?),
+                    None => None,
+                };
+                let relay = match relay {
+                    Some(r) => {
+                        let from = match &r.from {
+                            Some(x) => Some(self.expect(x, Type::Site, scope)?),
+                            None => None,
+                        };
+                        let cond = self.expect(&r.cond, Type::Bool, scope)?;
+                        let max = match &r.max {
+                            Some(x) => Some(self.expect(x, Type::Int, scope)?),
+                            None => None,
+                        };
+                        Some(Box::new(g::Relay { from, cond, max }))
+                    }
+                    None => None,
+                };
+                let each = self.stmts(each, scope);
                 let mark = scope.mark();
                 let it = scope.bind("it", Type::Site);
                 let sk: Vec<GExpr> = skips
@@ -549,7 +573,7 @@ impl Compiler {
                     .collect();
                 scope.reset(mark);
                 let (fixed_skips, skips): (Vec<GExpr>, Vec<GExpr>) = sk.into_iter().partition(|e| is_fixed(e, it));
-                GStmt::Sow { amount, source: src?, track: trk?, it, ordered, fixed_skips, skips }
+                GStmt::Sow { amount, source: src?, track: trk?, it, ordered, fixed_skips, skips, start, relay, each }
             }
             StmtKind::Take { amount, colour, from, to } => {
                 let amount = match amount {
@@ -959,7 +983,27 @@ impl Compiler {
         );
     }
 
+    /// `none` where a value of type `ty` is compared: none for a player,
+    /// site or track; an error for a number or a condition.
+    fn none_of(&mut self, e: &Expr, ty: Type) -> Option<Typed> {
+        if matches!(ty, Type::Player | Type::Site | Type::Track) {
+            return Some((GExpr::Const(Value::None), ty));
+        }
+        self.error(
+            Diagnostic::error(
+                e.span,
+                format!("`none` is no player, site or track, and this is compared with {}", ty.word()),
+            )
+            .label("no such value")
+            .help("a number or a condition always has a value (0 and false when never set)"),
+        );
+        None
+    }
+
     fn expect(&mut self, e: &Expr, want: Type, scope: &mut Scope) -> Option<GExpr> {
+        if is_none(e) && matches!(want, Type::Player | Type::Site | Type::Track) {
+            return Some(GExpr::Const(Value::None));
+        }
         let (x, ty) = self.expr(e, scope)?;
         if ty == want {
             return Some(x);
@@ -1023,9 +1067,19 @@ impl Compiler {
                 let before = self.take_reads();
                 let c = self.expect(c, Type::Bool, scope);
                 let read_c = self.take_reads();
-                let a = self.expr(a, scope);
+                // `none` in one branch takes the other's type.
+                let (ea, eb) = (&**a, &**b);
+                let mut a = if is_none(ea) { None } else { self.expr(ea, scope) };
                 let read_a = self.take_reads();
-                let b = self.expr(b, scope);
+                let b = match (is_none(eb), &a) {
+                    (true, Some((_, ty))) => self.expect(eb, *ty, scope).map(|x| (x, *ty)),
+                    _ => self.expr(eb, scope),
+                };
+                if is_none(ea)
+                    && let Some((_, ty)) = &b
+                {
+                    a = self.expect(ea, *ty, scope).map(|x| (x, *ty));
+                }
                 let read_b = self.take_reads();
                 // A condition fixed by an option leaves one branch: only what
                 // it reads is read.
@@ -1076,6 +1130,7 @@ impl Compiler {
                 Some((Builtin::Mover, Type::Player, scope.ctx.play, "in a move, a rule, `avoid`, `end` or `then`"))
             }
             "last" => Some((Builtin::Last, Type::Site, scope.ctx.play, "after a sowing, in a move or a rule")),
+            "origin" => Some((Builtin::Origin, Type::Site, scope.ctx.play, "in a sowing, in a move or a rule")),
             "next" => Some((
                 Builtin::Next,
                 Type::Player,
@@ -1101,6 +1156,14 @@ impl Compiler {
                 self.game.history = true;
             }
             return Some((GExpr::Builtin(b), ty));
+        }
+        if n.name == "none" {
+            self.error(
+                Diagnostic::error(n.span, "`none` has no kind here")
+                    .label("no player, site or track of what?")
+                    .help("compare it (`owner(x) == none`) or give it where a player, site or track is expected"),
+            );
+            return None;
         }
         if n.name == "it" {
             self.error(
@@ -1267,6 +1330,43 @@ impl Compiler {
         };
         let boxed = |x: GExpr| Box::new(x);
         match f.name.as_str() {
+            "step" => {
+                if !arity(self, 3) {
+                    return None;
+                }
+                let x = self.expect(&args[0], Type::Site, scope);
+                let t = self.expect(&args[1], Type::Track, scope);
+                let n = self.expect(&args[2], Type::Int, scope);
+                Some((GExpr::Step(boxed(x?), boxed(t?), boxed(n?)), Type::Site))
+            }
+            "first" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                Some((GExpr::First(boxed(self.sites_or_set(&args[0], scope)?)), Type::Site))
+            }
+            "before" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                if !scope.ctx.play {
+                    self.error(
+                        Diagnostic::error(e.span, "`before` is only known where a move is being made")
+                            .label("before what?")
+                            .help("in a move, a rule, `avoid`, `end` or `then`"),
+                    );
+                    return None;
+                }
+                let (x, ty) = self.expr(&args[0], scope)?;
+                if ty == Type::Set {
+                    self.error(
+                        Diagnostic::error(args[0].span, "`before` gives a number, condition, player, site or track")
+                            .label("a set of sites"),
+                    );
+                    return None;
+                }
+                Some((GExpr::Before(boxed(x)), ty))
+            }
             "opponent" => {
                 if !arity(self, 1) {
                     return None;
@@ -1537,8 +1637,20 @@ impl Compiler {
                 ))
             }
             BinOp::Eq | BinOp::Ne => {
-                let x = self.expr(a, scope);
-                let y = self.expr(b, scope);
+                // `x == none`: `none` takes the other side's type.
+                let (x, y) = match (is_none(a), is_none(b)) {
+                    (false, true) => {
+                        let x = self.expr(a, scope)?;
+                        let y = self.none_of(b, x.1)?;
+                        (Some(x), Some(y))
+                    }
+                    (true, false) => {
+                        let y = self.expr(b, scope)?;
+                        let x = self.none_of(a, y.1)?;
+                        (Some(x), Some(y))
+                    }
+                    _ => (self.expr(a, scope), self.expr(b, scope)),
+                };
                 let ((x, tx), (y, ty)) = (x?, y?);
                 if tx != ty {
                     let _ = e;
@@ -1597,10 +1709,15 @@ fn needs_trial(s: &g::Stmt) -> bool {
 /// how many leading statements the check covers.
 fn precheck(body: &[g::Stmt], params: &[Param], tracks: &[g::Track]) -> (Option<usize>, usize) {
     if let Some(g::Stmt {
-        kind: GStmt::Sow { amount: None, source: GExpr::Local(slot), track: GExpr::Const(Value::Track(t)), .. },
+        kind:
+            GStmt::Sow { amount: None, source: GExpr::Local(slot), track: GExpr::Const(Value::Track(t)), relay, each, .. },
         ..
     }) = body.first()
         && tracks[*t as usize].cyclic
+        // A relay with a limit on its laps, or statements for each counter
+        // that can refuse the move, need the move tried.
+        && relay.as_ref().is_none_or(|r| r.max.is_none())
+        && !each.iter().any(needs_trial)
         && let Some(i) = params.iter().position(|p| p.slot == *slot && matches!(p.domain, GDomain::Set(_)))
     {
         return (Some(i), 1);
@@ -1619,6 +1736,11 @@ fn without_nonempty_test(filter: GExpr, slot: u8) -> Option<GExpr> {
                 && matches!(**z, GExpr::Const(Value::Int(0))))
     };
     (!is_test(&filter)).then_some(filter)
+}
+
+/// Whether an expression is the word `none`: no player, site or track.
+fn is_none(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Name(n) if n.name == "none")
 }
 
 /// The type a word names in a hook's signature.

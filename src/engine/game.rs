@@ -86,6 +86,8 @@ pub enum Builtin {
     LastColour,
     /// How many times the position has occurred before in this game.
     Repetitions,
+    /// The site the latest lap of sowing was lifted from.
+    Origin,
 }
 
 #[derive(Debug, Clone)]
@@ -109,6 +111,12 @@ pub enum Expr {
     Side(Box<Expr>),
     /// The other player of a two-player game.
     Opponent(Box<Expr>),
+    /// The site `n` places further along a track (back, if `n` < 0).
+    Step(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// The value in the position before the move being made.
+    Before(Box<Expr>),
+    /// The first site of a set, or none.
+    First(Box<Expr>),
     /// A call of a rhai hook.
     Hook(u16, Vec<Expr>),
     /// The sites of a set for which a condition holds (the site in a local slot).
@@ -175,6 +183,11 @@ pub enum StmtKind {
         fixed_skips: Vec<Expr>,
         /// Skip clauses that depend on the position: tested at each step.
         skips: Vec<Expr>,
+        /// Where each lap's first counter goes (else the site after the source).
+        start: Option<Expr>,
+        relay: Option<Box<Relay>>,
+        /// Run after every counter dropped.
+        each: Vec<Stmt>,
     },
     Take {
         amount: Option<Expr>,
@@ -214,6 +227,15 @@ pub enum StmtKind {
     EndGame,
 }
 
+/// Relay sowing: after a lap, while `cond` holds, the counters of `from`
+/// (`last` if none) are lifted and sown on; at most `max` laps in all.
+#[derive(Debug, Clone)]
+pub struct Relay {
+    pub from: Option<Expr>,
+    pub cond: Expr,
+    pub max: Option<Expr>,
+}
+
 #[derive(Debug, Clone)]
 pub enum TemplatePart {
     Text(String),
@@ -249,6 +271,8 @@ pub struct MoveDef {
 pub struct EndDef {
     pub name: String,
     pub cond: Expr,
+    /// `winner P` (true) or `loser P` (false): who wins, not by the score.
+    pub verdict: Option<(bool, Expr)>,
     pub body: Vec<Stmt>,
 }
 
@@ -402,6 +426,8 @@ impl Expr {
             Expr::SiteState(_, a)
             | Expr::Side(a)
             | Expr::Opponent(a)
+            | Expr::Before(a)
+            | Expr::First(a)
             | Expr::Index(a)
             | Expr::Owner(a)
             | Expr::OwnedSite(_, a)
@@ -422,7 +448,7 @@ impl Expr {
                 visit(a);
                 visit(b);
             }
-            Expr::Cond(a, b, c) => {
+            Expr::Cond(a, b, c) | Expr::Step(a, b, c) => {
                 visit(a);
                 visit(b);
                 visit(c);
@@ -458,7 +484,7 @@ impl Expr {
     /// Whether the value depends on how many counters some site holds.
     pub fn reads_counts(&self) -> bool {
         match self {
-            Expr::Count(..) | Expr::CanMove(_) | Expr::Builtin(Builtin::Repetitions) => true,
+            Expr::Count(..) | Expr::CanMove(_) | Expr::Builtin(Builtin::Repetitions) | Expr::Before(_) => true,
             Expr::Quant(_, _, d, _) if matches!(**d, Domain::Arrangements(_)) => true,
             _ => !self.all_children(|c| !c.reads_counts()),
         }
@@ -474,6 +500,7 @@ impl Expr {
             | Expr::Builtin(_)
             | Expr::State(_)
             | Expr::SiteState(..)
+            | Expr::Before(_)
             | Expr::Random(..) => false,
             Expr::Quant(_, _, d, _) if matches!(**d, Domain::Arrangements(_)) => false,
             _ => self.all_children(Expr::is_fixed),

@@ -54,6 +54,18 @@ pub struct Turn {
     pub ply: u32,
     /// Set when an `end` condition or `end game` ended the game.
     pub ended: bool,
+    /// Who won, when a rule decided it rather than the score.
+    pub verdict: Verdict,
+}
+
+/// How the winner of a finished game is found: by the score, or as a rule
+/// named them (`end ... winner P`, `loser P`, `when stuck: lose`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Verdict {
+    #[default]
+    Score,
+    Wins(PlayerId),
+    Loses(PlayerId),
 }
 
 /// A position: counters per site (per colour, `counts[site * colours +
@@ -148,7 +160,12 @@ pub(crate) fn position_hash(keys: &[u64], pos: &Position, banks: &[bool], colour
         h = h.wrapping_add(code.wrapping_mul(k));
     }
     let t = pos.turn;
-    let turn = 1 | (t.to_move as u64) << 1 | (t.phase as u64) << 9 | (t.ended as u64) << 17;
+    let verdict = match t.verdict {
+        Verdict::Score => 0,
+        Verdict::Wins(p) => 1 + p as u64,
+        Verdict::Loses(p) => 257 + p as u64,
+    };
+    let turn = 1 | (t.to_move as u64) << 1 | (t.phase as u64) << 9 | (t.ended as u64) << 17 | verdict << 18;
     h = h.wrapping_add(turn.wrapping_mul(keys[n + pos.vars.len()]));
     // A final avalanche, so that nearby positions spread over the table.
     h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);

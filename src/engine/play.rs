@@ -1,9 +1,10 @@
 //! Making a move, and what is looked at after it: whose turn is next, phase
 //! changes, `end`s. Scores and the outcome.
 
+use super::game::StuckAction;
 use super::program::{MoveProg, Program, run};
 use super::vm::{Fault, Frame, NONE, Res, Vm};
-use super::{AFTER_DRAWS, Move, Outcome, SCORE_DRAWS, SETTLE_DRAWS, movegen};
+use super::{AFTER_DRAWS, Move, Outcome, SCORE_DRAWS, SETTLE_DRAWS, Verdict, movegen};
 
 /// Binds the first `upto` choices of a move to the values it chose.
 #[inline]
@@ -31,6 +32,7 @@ fn apply_inner(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
     let mover = vm.pos.turn.to_move;
     vm.f = Frame::new(mover);
     vm.f.order = mv.order;
+    vm.f.moving = true;
     vm.draws = 0;
     if !mv.is_pass() {
         let def =
@@ -72,6 +74,7 @@ pub(crate) fn try_statements(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
     vm.push_undo();
     vm.f = Frame::new(vm.pos.turn.to_move);
     vm.f.order = mv.order;
+    vm.f.moving = true;
     vm.draws = 0;
     let r = match p.moves.get(mv.def as usize) {
         Some(def) => {
@@ -89,16 +92,28 @@ pub(crate) fn try_statements(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
 /// Runs the first `end` whose condition holds, and ends the game; else,
 /// with `when stuck: end { ... }`, ends it if the player to move is stuck.
 fn check_ends(p: &Program, vm: &mut Vm) -> Res<()> {
-    for (cond, body) in &p.ends {
+    for super::program::EndProg { cond, verdict, body } in &p.ends {
         if cond.get(p, vm)? != 0 {
+            let verdict = match verdict {
+                Some((winner, who)) => {
+                    let who = who.player(p, vm)?;
+                    if *winner { Verdict::Wins(who) } else { Verdict::Loses(who) }
+                }
+                None => Verdict::Score,
+            };
             run(body, p, vm)?;
             vm.pos.turn.ended = true;
+            vm.pos.turn.verdict = verdict;
             return Ok(());
         }
     }
     if !p.stuck_body.is_empty() && !movegen::can_move(p, vm, vm.pos.turn.to_move)? {
+        let stuck = vm.pos.turn.to_move;
         run(&p.stuck_body, p, vm)?;
         vm.pos.turn.ended = true;
+        if p.game.stuck == StuckAction::Lose {
+            vm.pos.turn.verdict = Verdict::Loses(stuck);
+        }
     }
     Ok(())
 }
@@ -117,8 +132,22 @@ pub(crate) fn outcome(p: &Program, vm: &mut Vm) -> Res<Option<Outcome>> {
         return Ok(None);
     }
     let scores = scores(p, vm)?;
-    let best = scores.iter().copied().max().unwrap_or(0);
-    let winners = (0..scores.len()).filter(|&i| scores[i] == best).map(|i| i as u8).collect();
+    let turn = vm.pos.turn;
+    // A player stuck without an `end` having run: with `when stuck: lose`, they lose.
+    let verdict = match turn.verdict {
+        Verdict::Score if !turn.ended && p.game.stuck == StuckAction::Lose => Verdict::Loses(turn.to_move),
+        v => v,
+    };
+    let side = |q: u8| p.game.partners.iter().find(|g| g.contains(&q)).map_or(q, |g| g[0]);
+    let players = 0..scores.len() as u8;
+    let winners = match verdict {
+        Verdict::Score => {
+            let best = scores.iter().copied().max().unwrap_or(0);
+            players.filter(|&i| scores[i as usize] == best).collect()
+        }
+        Verdict::Wins(w) => players.filter(|&i| side(i) == side(w)).collect(),
+        Verdict::Loses(l) => players.filter(|&i| side(i) != side(l)).collect(),
+    };
     Ok(Some(Outcome { scores, winners }))
 }
 

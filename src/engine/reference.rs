@@ -181,7 +181,7 @@ impl RefEngine {
             pos: Position {
                 counts: vec![0; n],
                 vars: vec![Value::None; game.state_slots()],
-                turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false },
+                turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false, verdict: Default::default() },
             },
             undo_counts: Vec::with_capacity(n * 256),
             undo_vars: Vec::with_capacity(game.state_slots() * 256),
@@ -1044,7 +1044,7 @@ impl RefEngine {
 
     fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
         match &s.kind {
-            StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips } => {
+            StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips, .. } => {
                 let src = self.eval(source, f)?.site()?;
                 let t = self.eval(track, f)?.track()?;
                 self.read(src);
@@ -1324,6 +1324,7 @@ impl RefEngine {
                 },
                 Builtin::Ply => Value::Int(self.pos.turn.ply as i64),
                 Builtin::Repetitions => Value::Int(self.repetitions() as i64),
+                Builtin::Origin => return Err(Fault::error("not in the reference".into())),
                 Builtin::LastColour => match f.last_colour {
                     Some(c) => Value::Player(c),
                     None => {
@@ -1527,6 +1528,9 @@ impl RefEngine {
                 Value::Int(lo + (self.random() % ((hi - lo) as u64 + 1)) as i64)
             }
             Expr::Opponent(p) => Value::Player(1 - self.player_of(p, f)?),
+            Expr::Step(..) | Expr::Before(_) | Expr::First(_) => {
+                return Err(Fault::error("not in the reference".into()));
+            }
             Expr::Side(p) => {
                 let p = self.player_of(p, f)?;
                 let side = self.game.partners.iter().find(|g| g.contains(&p)).map_or(p, |g| g[0]);

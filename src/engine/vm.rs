@@ -76,6 +76,10 @@ pub(crate) struct Frame {
     pub enter: Option<u8>,
     /// The move's order of colours.
     pub order: u128,
+    /// The site the latest lap of sowing was lifted from ([`NO_SITE`]: none yet).
+    pub origin: SiteId,
+    /// Whether a move is being made (so `before` has a position to read).
+    pub moving: bool,
 }
 
 impl Frame {
@@ -89,6 +93,8 @@ impl Frame {
             end: false,
             enter: None,
             order: 0,
+            origin: NO_SITE,
+            moving: false,
         }
     }
 }
@@ -163,7 +169,7 @@ impl Vm {
             pos: Position {
                 counts: vec![0; n],
                 vars: vec![Value::None; state_slots],
-                turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false },
+                turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false, verdict: Default::default() },
             },
             colours,
             locals: vec![0; locals],
@@ -294,6 +300,19 @@ impl Vm {
                     && self.undo_vars[k * v..(k + 1) * v] == self.pos.vars[..]
             })
             .count()
+    }
+
+    /// Swaps the position with the one saved last on the undo stack (the
+    /// position before the move being made); swapping again swaps back.
+    pub(crate) fn swap_with_saved(&mut self) -> bool {
+        let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
+        let Some(t) = self.undo_turns.last_mut() else { return false };
+        std::mem::swap(t, &mut self.pos.turn);
+        let at = self.undo_counts.len() - n;
+        self.undo_counts[at..].swap_with_slice(&mut self.pos.counts);
+        let at = self.undo_vars.len() - v;
+        self.undo_vars[at..].swap_with_slice(&mut self.pos.vars);
+        true
     }
 
     /// An empty buffer from the pool.

@@ -340,6 +340,8 @@ pub struct AvoidDecl {
 pub struct EndDecl {
     pub name: Ident,
     pub cond: Expr,
+    /// `winner P` (true) or `loser P` (false).
+    pub verdict: Option<(bool, Expr)>,
     pub body: Vec<Stmt>,
     pub span: Span,
 }
@@ -348,6 +350,8 @@ pub struct EndDecl {
 pub enum StuckAction {
     Pass,
     End,
+    /// The player who cannot move loses.
+    Lose,
 }
 
 #[derive(Debug, Clone)]
@@ -385,7 +389,12 @@ pub enum StmtKind {
         track: Expr,
         /// `in order X`: the colours of the counters in the order sown.
         order: Option<Expr>,
+        /// `starting at SITE`: where each lap's first counter goes.
+        start: Option<Expr>,
         skips: Vec<Expr>,
+        relay: Option<Box<Relay>>,
+        /// `each { ... }`: run after every counter dropped.
+        each: Vec<Stmt>,
     },
     Take {
         amount: Option<Expr>,
@@ -424,6 +433,15 @@ pub enum StmtKind {
     Require(Expr),
     Again,
     EndGame,
+}
+
+/// `relay [from SITE] while CONDITION [at most N laps]`.
+#[derive(Debug, Clone)]
+pub struct Relay {
+    pub from: Option<Expr>,
+    pub cond: Expr,
+    pub max: Option<Expr>,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

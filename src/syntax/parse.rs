@@ -160,7 +160,8 @@ fn rule_name(rule: &Rule) -> String {
         Rule::op_not => "`not`".into(),
         Rule::site_kind => "`pit`, `store` or `reserve`".into(),
         Rule::track_shape => "`cyclic` or `linear`".into(),
-        Rule::stuck_action => "`pass` or `end`".into(),
+        Rule::stuck_action => "`pass`, `end` or `lose`".into(),
+        Rule::about_decl => "`family`, `region` or `source`".into(),
         Rule::arrow => "`<->` or `->`".into(),
         Rule::domain => "`players`, a range `a..b`, a set, or `TRACK from SITE`".into(),
         Rule::walk | Rule::walk_while | Rule::backwards => "`TRACK from SITE [backwards] [while CONDITION]`".into(),
@@ -199,6 +200,7 @@ fn group(name: String) -> String {
         "`hook`",
         "`partners`",
         "`glyph`",
+        "`family`, `region` or `source`",
     ];
     const OPERATORS: &[&str] = &["`and` or `or`", "`and`", "`or`", "`is`", "a comparison", "an operator"];
     if STATEMENTS.contains(&name.as_str()) {
@@ -388,14 +390,18 @@ impl Lower {
         }
         let span = self.span(&p);
         let rule = p.as_rule();
+        let text = p.as_str();
         let mut it = kids(p);
         Ok(match rule {
             Rule::game_decl => Item::Game(self.string(it.next().unwrap())),
             Rule::about_decl => {
-                let key = match it.next().unwrap().as_str() {
-                    "family" => About::Family,
-                    "region" => About::Region,
-                    _ => About::Source,
+                // The keyword is a token the children leave out.
+                let key = if text.starts_with("family") {
+                    About::Family
+                } else if text.starts_with("region") {
+                    About::Region
+                } else {
+                    About::Source
                 };
                 Item::About(key, self.string(it.next().unwrap()))
             }
@@ -612,15 +618,24 @@ impl Lower {
             Rule::end_decl => {
                 let name = self.ident(it.next().unwrap());
                 let cond = self.expr(it.next().unwrap())?;
-                let body = match it.next() {
-                    Some(b) => self.block(b)?.stmts,
-                    None => vec![],
-                };
-                Item::End(EndDecl { name, cond, body, span })
+                let (mut verdict, mut body) = (None, vec![]);
+                for rest in it {
+                    if rest.as_rule() == Rule::verdict {
+                        let winner = rest.as_str().starts_with("winner");
+                        verdict = Some((winner, self.expr(kids(rest).next().unwrap())?));
+                    } else {
+                        body = self.block(rest)?.stmts;
+                    }
+                }
+                Item::End(EndDecl { name, cond, verdict, body, span })
             }
             Rule::stuck_decl => {
                 let a = it.next().unwrap();
-                let action = if a.as_str() == "pass" { StuckAction::Pass } else { StuckAction::End };
+                let action = match a.as_str() {
+                    "pass" => StuckAction::Pass,
+                    "lose" => StuckAction::Lose,
+                    _ => StuckAction::End,
+                };
                 let body = match it.next() {
                     Some(b) => Some(self.block(b)?),
                     None => None,
@@ -801,8 +816,31 @@ impl Lower {
                     Some(Rule::order_clause) => Some(self.expr(kids(it.next().unwrap()).next().unwrap())?),
                     _ => None,
                 };
-                let skips = it.map(|s| self.expr(kids(s).next().unwrap())).collect::<R<Vec<_>>>()?;
-                StmtKind::Sow { amount, source, track, order, skips }
+                let start = match it.peek().map(|c| c.as_rule()) {
+                    Some(Rule::start_clause) => Some(self.expr(kids(it.next().unwrap()).next().unwrap())?),
+                    _ => None,
+                };
+                let (mut skips, mut relay, mut each) = (Vec::new(), None, Vec::new());
+                for clause in it {
+                    match clause.as_rule() {
+                        Rule::skip_clause => skips.push(self.expr(kids(clause).next().unwrap())?),
+                        Rule::relay_clause => {
+                            let rspan = self.span(&clause);
+                            let (mut from, mut cond, mut max) = (None, None, None);
+                            for part in kids(clause) {
+                                match part.as_rule() {
+                                    Rule::relay_from => from = Some(self.expr(kids(part).next().unwrap())?),
+                                    Rule::relay_limit => max = Some(self.expr(kids(part).next().unwrap())?),
+                                    _ => cond = Some(self.expr(part)?),
+                                }
+                            }
+                            let cond = cond.expect("the grammar requires a condition");
+                            relay = Some(Box::new(Relay { from, cond, max, span: rspan }));
+                        }
+                        _ => each = self.block(kids(clause).next().unwrap())?.stmts,
+                    }
+                }
+                StmtKind::Sow { amount, source, track, order, start, skips, relay, each }
             }
             Rule::take_stmt => {
                 let (mut amount, mut colour) = (None, None);

@@ -379,6 +379,7 @@ impl Lower<'_> {
                 Builtin::Mover | Builtin::Next | Builtin::LastColour => Type::Player,
                 Builtin::Last => Type::Site,
                 Builtin::Ply | Builtin::Repetitions => Type::Int,
+                Builtin::Origin => Type::Site,
             },
             Expr::Count(..) | Expr::Random(..) | Expr::Index(_) | Expr::Neg(_) | Expr::Min(..) | Expr::Max(..) => {
                 Type::Int
@@ -386,6 +387,8 @@ impl Lower<'_> {
             Expr::State(v) | Expr::SiteState(v, _) => self.g.state[*v as usize].ty,
             Expr::Member(..) | Expr::OnTrack(..) | Expr::IsKind(..) | Expr::Not(_) | Expr::CanMove(_) => Type::Bool,
             Expr::Side(_) | Expr::Owner(_) | Expr::Opponent(_) => Type::Player,
+            Expr::Step(..) | Expr::First(_) => Type::Site,
+            Expr::Before(x) => self.ty(x),
             Expr::Hook(h, _) => self.g.hooks.as_ref().map_or(Type::Int, |hk| hk.defs[*h as usize].returns),
             Expr::Filter(..) | Expr::KindSet(..) => Type::Set,
             Expr::Cond(_, a, _) => self.ty(a),
@@ -482,6 +485,12 @@ impl Lower<'_> {
                 Builtin::Last => Box::new(|_, vm| last(vm)),
                 Builtin::Ply => Box::new(|_, vm| Ok(vm.pos.turn.ply as i64)),
                 Builtin::Repetitions => Box::new(|_, vm| Ok(vm.repetitions() as i64)),
+                Builtin::Origin => Box::new(|_, vm| {
+                    if vm.f.origin == NO_SITE {
+                        return Err(Fault::error("`origin` is used before any sowing of this move".into()));
+                    }
+                    Ok(vm.f.origin as i64)
+                }),
                 Builtin::LastColour => Box::new(|_, vm| {
                     if vm.f.last_colour == NO_COLOUR {
                         return Err(Fault::error("`last-colour` is used before any sowing of this move".into()));
@@ -492,9 +501,10 @@ impl Lower<'_> {
             Expr::Count(x, colour) => self.count(x, colour.as_deref()),
             Expr::State(v) => {
                 let var = &self.g.state[*v as usize];
-                let (offset, name) = (var.offset, var.name.clone());
+                // A value never set is false, 0 or none, as a per-site one.
+                let (offset, unset) = (var.offset, if matches!(var.ty, Type::Bool | Type::Int) { 0 } else { NONE });
                 Box::new(move |_, vm| match vm.pos.vars[offset] {
-                    Value::None => Err(Fault::error(format!("`{name}` has no value yet"))),
+                    Value::None => Ok(unset),
                     v => Ok(enc(v)),
                 })
             }
@@ -546,6 +556,48 @@ impl Lower<'_> {
                     let span = (hi.wrapping_sub(lo) as u64).wrapping_add(1);
                     let r = vm.random();
                     Ok(lo.wrapping_add(if span == 0 { r } else { r % span } as i64))
+                })
+            }
+            Expr::Step(x, t, n) => {
+                let (x, t, n) = (self.opnd(x), self.opnd(t), self.opnd(n));
+                Box::new(move |p, vm| {
+                    let s = x.site(p, vm)?;
+                    let t = t.track(p, vm)?;
+                    let n = n.get(p, vm)?;
+                    let track = &p.game.tracks[t as usize];
+                    let Some(at) = track.position[s as usize] else {
+                        return Err(Fault::error(format!(
+                            "`{}` is not on track `{}`",
+                            p.game.sites[s as usize].name, track.name
+                        )));
+                    };
+                    let len = track.sites.len() as i64;
+                    let to = at as i64 + n;
+                    Ok(if track.cyclic {
+                        track.sites[to.rem_euclid(len) as usize] as i64
+                    } else if (0..len).contains(&to) {
+                        track.sites[to as usize] as i64
+                    } else {
+                        NONE
+                    })
+                })
+            }
+            Expr::First(x) => {
+                let set = self.set(x);
+                Box::new(move |p, vm| {
+                    let set = set.get(p, vm)?;
+                    Ok(if set_len(p, set) == 0 { NONE } else { set_item(p, set, 0) as i64 })
+                })
+            }
+            Expr::Before(x) => {
+                let x = self.opnd(x);
+                Box::new(move |p, vm| {
+                    if !vm.f.moving || !vm.swap_with_saved() {
+                        return Err(Fault::error("`before` is used where no move is being made".into()));
+                    }
+                    let r = x.get(p, vm);
+                    vm.swap_with_saved();
+                    r
                 })
             }
             Expr::Opponent(x) => {

@@ -69,12 +69,19 @@ pub(crate) struct MoveProg {
     pub one_site: bool,
 }
 
+/// An `end`: its condition, who wins or loses (`winner P`: true), its statements.
+pub(crate) struct EndProg {
+    pub cond: Opnd,
+    pub verdict: Option<(bool, Opnd)>,
+    pub body: Block,
+}
+
 pub struct Program {
     pub(crate) game: Arc<Game>,
     pub(crate) setup: Block,
     pub(crate) moves: Vec<MoveProg>,
     pub(crate) avoids: Vec<Opnd>,
-    pub(crate) ends: Vec<(Opnd, Block)>,
+    pub(crate) ends: Vec<EndProg>,
     /// `when stuck: end { ... }`: run when the player to move has no move.
     pub(crate) stuck_body: Block,
     /// Each phase's changes: the phase to enter and when.
@@ -147,7 +154,15 @@ impl Program {
             });
         }
         let avoids = game.avoids.iter().map(|(_, c)| l.opnd(c)).collect();
-        let ends = game.ends.iter().map(|e| (l.opnd(&e.cond), l.block(&e.body))).collect();
+        let ends = game
+            .ends
+            .iter()
+            .map(|e| EndProg {
+                cond: l.opnd(&e.cond),
+                verdict: e.verdict.as_ref().map(|(w, x)| (*w, l.opnd(x))),
+                body: l.block(&e.body),
+            })
+            .collect();
         let stuck_body = l.block(&game.stuck_body);
         let phases =
             game.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c)| (*to, l.opnd(c))).collect()).collect();

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use super::expr::{Opnd, dec, for_each_site};
 use super::{Block, Fst, Lower, Program, run};
 use crate::engine::arrange;
-use crate::engine::game::{Domain, SiteId, Stmt, StmtKind, Type};
+use crate::engine::game::{Domain, Expr, SiteId, Stmt, StmtKind, Type};
 use crate::engine::vm::{Fault, Res, Vm, check_range};
 
 /// Most counters a game may have; `put` refuses to go beyond it, and no
@@ -92,8 +92,19 @@ impl Lower<'_> {
 
     fn stmt(&mut self, s: &Stmt) -> Fst {
         match &s.kind {
-            StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips } => {
-                self.sow(amount.as_ref(), source, track, *it, *ordered, fixed_skips, skips)
+            StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips, start, relay, each } => {
+                self.sow(&SowDef {
+                    amount: amount.as_ref(),
+                    source,
+                    track,
+                    start: start.as_ref(),
+                    it: *it,
+                    ordered: *ordered,
+                    fixed_skips,
+                    skips,
+                    relay: relay.as_deref(),
+                    each,
+                })
             }
             StmtKind::Take { amount, colour, from, to } => {
                 let to = self.opnd(to);
@@ -326,140 +337,236 @@ impl Lower<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn sow(
-        &mut self,
-        amount: Option<&crate::engine::game::Expr>,
-        source: &crate::engine::game::Expr,
-        track: &crate::engine::game::Expr,
-        it: u8,
-        ordered: bool,
-        fixed_skips: &[crate::engine::game::Expr],
-        skips: &[crate::engine::game::Expr],
-    ) -> Fst {
-        let src = self.opnd(source);
-        let trk = self.opnd(track);
-        let amount = amount.map(|a| self.opnd(a));
-        let it = it as usize;
+    fn sow(&mut self, s: &SowDef) -> Fst {
+        let src = self.opnd(s.source);
+        let trk = self.opnd(s.track);
+        let amount = s.amount.map(|a| self.opnd(a));
+        let start = s.start.map(|x| self.opnd(x));
+        let relay = s.relay.map(|r| Relay {
+            from: r.from.as_ref().map(|x| self.opnd(x)),
+            cond: self.opnd(&r.cond),
+            max: r.max.as_ref().map(|x| self.opnd(x)),
+        });
+        let each = self.block(s.each);
+        let it = s.it as usize;
         self.slots[it] = Type::Site;
-        let fixed: Vec<Opnd> = fixed_skips.iter().map(|e| self.opnd(e)).collect();
-        let dynamic: Vec<Opnd> = skips.iter().map(|e| self.opnd(e)).collect();
+        let fixed: Vec<Opnd> = s.fixed_skips.iter().map(|e| self.opnd(e)).collect();
+        let dynamic: Vec<Opnd> = s.skips.iter().map(|e| self.opnd(e)).collect();
         // This statement's tables: one per track and mover, from `base`.
         let base = self.sow_cells;
         self.sow_cells += self.g.tracks.len() * self.g.players.len().max(1);
         let np = self.g.players.len().max(1);
+        let sow = Sow { trk, start, fixed, dynamic, each, it, ordered: s.ordered, base, np };
         Box::new(move |p, vm| {
-            let s = src.site(p, vm)?;
-            let t = trk.track(p, vm)?;
-            vm.read(s);
-            let have = vm.count(s);
-            let n = match &amount {
-                Some(a) => a.get(p, vm)?,
-                None => have as i64,
+            let mut s = src.site(p, vm)?;
+            let mut n = match &amount {
+                Some(a) => Some(a.get(p, vm)?),
+                None => None,
             };
-            if n <= 0 || n > have as i64 {
-                return Err(Fault::ILLEGAL);
-            }
-            let n = n as i32;
-            // The colours lifted, in the order they are sown.
-            let mut order = None;
-            if vm.colours == 1 {
-                vm.pos.counts[s as usize] -= n;
-            } else {
-                let k = vm.colours.min(arrange::MAX_COLOURS);
-                let mut lifted = [0u32; arrange::MAX_COLOURS];
-                for (c, l) in lifted.iter_mut().enumerate().take(k) {
-                    *l = vm.colour_count(s, c as u8).max(0) as u32;
+            let max = match relay.as_ref().and_then(|r| r.max.as_ref()) {
+                Some(m) => m.get(p, vm)?,
+                None => i64::MAX,
+            };
+            let mut laps = 1;
+            loop {
+                sow.lap(p, vm, s, n, laps == 1)?;
+                let Some(r) = &relay else { return Ok(()) };
+                if r.cond.get(p, vm)? == 0 {
+                    return Ok(());
                 }
-                if n < have {
-                    // Part of a coloured site: colours in seat order.
-                    let mut left = n as u32;
-                    for c in lifted.iter_mut().take(k) {
-                        let take = (*c).min(left);
-                        *c = take;
-                        left -= take;
-                    }
+                s = match &r.from {
+                    Some(x) => x.site(p, vm)?,
+                    None => vm.f.last,
+                };
+                // An empty site ends the relay: there is nothing to lift.
+                vm.read(s);
+                if vm.count(s) == 0 {
+                    return Ok(());
                 }
-                let rank = if ordered { vm.f.order } else { 0 };
-                order = Some(arrange::Unrank::new(&lifted[..k], rank).ok_or_else(|| {
-                    Fault::error(format!("no order {rank} of the counters in `{}`", p.game.sites[s as usize].name))
-                })?);
-                for (c, &m) in lifted.iter().enumerate().take(k) {
-                    vm.add(s, c, -(m as i32));
+                if laps >= max {
+                    return Err(Fault::ILLEGAL);
+                }
+                laps += 1;
+                n = None;
+                // A relay that never ends is stopped by the work budget.
+                vm.tick()?;
+            }
+        })
+    }
+}
+
+/// The parts of a `sow` statement, as the compiler gives them.
+pub(crate) struct SowDef<'a> {
+    pub amount: Option<&'a Expr>,
+    pub source: &'a Expr,
+    pub track: &'a Expr,
+    pub start: Option<&'a Expr>,
+    pub it: u8,
+    pub ordered: bool,
+    pub fixed_skips: &'a [Expr],
+    pub skips: &'a [Expr],
+    pub relay: Option<&'a crate::engine::game::Relay>,
+    pub each: &'a [Stmt],
+}
+
+struct Relay {
+    from: Option<Opnd>,
+    cond: Opnd,
+    max: Option<Opnd>,
+}
+
+/// A sowing, lowered: one lap at a time.
+struct Sow {
+    trk: Opnd,
+    start: Option<Opnd>,
+    fixed: Vec<Opnd>,
+    dynamic: Vec<Opnd>,
+    each: Block,
+    it: usize,
+    ordered: bool,
+    /// The first of this statement's sowing tables, and players.
+    base: usize,
+    np: usize,
+}
+
+impl Sow {
+    /// Lifts `n` counters of `s` (all, if none given) and sows them. The
+    /// first lap sows colours in the move's order (`in order`); a relay's
+    /// later laps in seat order.
+    fn lap(&self, p: &Program, vm: &mut Vm, s: SiteId, n: Option<i64>, first: bool) -> Res<()> {
+        let t = self.trk.track(p, vm)?;
+        vm.read(s);
+        let have = vm.count(s);
+        let n = n.unwrap_or(have as i64);
+        if n <= 0 || n > have as i64 {
+            return Err(Fault::ILLEGAL);
+        }
+        let n = n as i32;
+        vm.f.origin = s;
+        // The colours lifted, in the order they are sown.
+        let mut order = None;
+        if vm.colours == 1 {
+            vm.pos.counts[s as usize] -= n;
+        } else {
+            let k = vm.colours.min(arrange::MAX_COLOURS);
+            let mut lifted = [0u32; arrange::MAX_COLOURS];
+            for (c, l) in lifted.iter_mut().enumerate().take(k) {
+                *l = vm.colour_count(s, c as u8).max(0) as u32;
+            }
+            if n < have {
+                // Part of a coloured site: colours in seat order.
+                let mut left = n as u32;
+                for c in lifted.iter_mut().take(k) {
+                    let take = (*c).min(left);
+                    *c = take;
+                    left -= take;
                 }
             }
-            let track = &p.game.tracks[t as usize];
-            let len = track.sites.len();
-            if len == 0 {
-                return Err(Fault::error(format!("track `{}` has no sites", track.name)));
+            let rank = if self.ordered && first { vm.f.order } else { 0 };
+            order = Some(arrange::Unrank::new(&lifted[..k], rank).ok_or_else(|| {
+                Fault::error(format!("no order {rank} of the counters in `{}`", p.game.sites[s as usize].name))
+            })?);
+            for (c, &m) in lifted.iter().enumerate().take(k) {
+                vm.add(s, c, -(m as i32));
             }
-            let cell = &p.sow_tables[base + t as usize * np + vm.f.mover as usize];
-            let tab = sow_table(p, vm, cell, t, &fixed, it)?;
-            if tab.live == 0 && track.cyclic {
-                return Err(all_skipped(p, t));
-            }
-            let mut pos = track.position[s as usize].map_or(len, |x| x as usize);
-            // A sowing takes no work from the budget: it ends when the
-            // counters lifted run out, however many there are.
-            if order.is_none() && dynamic.is_empty() {
-                // The common case: one colour, every skip tabulated. Whole
-                // laps of a cyclic track are added at once.
-                let mut n = n;
-                if track.cyclic && n as usize > tab.live {
-                    let laps = (n - 1) / tab.live as i32;
-                    for (&site, &skip) in track.sites.iter().zip(tab.skipped.iter()) {
-                        if !skip {
-                            vm.pos.counts[site as usize] += laps;
+        }
+        let track = &p.game.tracks[t as usize];
+        let len = track.sites.len();
+        if len == 0 {
+            return Err(Fault::error(format!("track `{}` has no sites", track.name)));
+        }
+        let cell = &p.sow_tables[self.base + t as usize * self.np + vm.f.mover as usize];
+        let tab = sow_table(p, vm, cell, t, &self.fixed, self.it)?;
+        if tab.live == 0 && track.cyclic {
+            return Err(all_skipped(p, t));
+        }
+        // Sowing goes on from the place after `pos` (`len`: before the first).
+        let mut pos = match &self.start {
+            None => track.position[s as usize].map_or(len, |x| x as usize),
+            // `starting at X`: the place before X's, so X comes first.
+            Some(x) => {
+                let x = x.site(p, vm)?;
+                match track.position[x as usize] {
+                    Some(0) => {
+                        if track.cyclic {
+                            len - 1
+                        } else {
+                            len
                         }
                     }
-                    n -= laps * tab.live as i32;
-                }
-                for _ in 0..n {
-                    let nx = tab.next[pos];
-                    if nx == OFF {
-                        return Err(Fault::ILLEGAL);
+                    Some(i) => i as usize - 1,
+                    None => {
+                        return Err(Fault::error(format!(
+                            "a sowing starting at `{}`, which is not on track `{}`",
+                            p.game.sites[x as usize].name, track.name
+                        )));
                     }
-                    pos = nx as usize;
-                    vm.pos.counts[track.sites[pos] as usize] += 1;
                 }
-                vm.f.last = track.sites[pos];
-                vm.f.last_colour = 0;
-                return Ok(());
             }
-            let mut left = n;
-            let mut idle = 0;
-            while left > 0 {
+        };
+        // A sowing takes no work from the budget: it ends when the
+        // counters lifted run out, however many there are.
+        if order.is_none() && self.dynamic.is_empty() && self.each.is_empty() {
+            // The common case: one colour, every skip tabulated. Whole
+            // laps of a cyclic track are added at once.
+            let mut n = n;
+            if track.cyclic && n as usize > tab.live {
+                let laps = (n - 1) / tab.live as i32;
+                for (&site, &skip) in track.sites.iter().zip(tab.skipped.iter()) {
+                    if !skip {
+                        vm.pos.counts[site as usize] += laps;
+                    }
+                }
+                n -= laps * tab.live as i32;
+            }
+            for _ in 0..n {
                 let nx = tab.next[pos];
                 if nx == OFF {
                     return Err(Fault::ILLEGAL);
                 }
                 pos = nx as usize;
-                let site = track.sites[pos];
-                if !dynamic.is_empty() {
-                    vm.locals[it] = site as i64;
-                    let mut skip = false;
-                    for c in &dynamic {
-                        if c.get(p, vm)? != 0 {
-                            skip = true;
-                            break;
-                        }
-                    }
-                    if skip {
-                        idle += 1;
-                        if idle > len {
-                            return Err(all_skipped(p, t));
-                        }
-                        continue;
+                vm.pos.counts[track.sites[pos] as usize] += 1;
+            }
+            vm.f.last = track.sites[pos];
+            vm.f.last_colour = 0;
+            return Ok(());
+        }
+        let mut left = n;
+        let mut idle = 0;
+        while left > 0 {
+            let nx = tab.next[pos];
+            if nx == OFF {
+                return Err(Fault::ILLEGAL);
+            }
+            pos = nx as usize;
+            let site = track.sites[pos];
+            if !self.dynamic.is_empty() {
+                vm.locals[self.it] = site as i64;
+                let mut skip = false;
+                for c in &self.dynamic {
+                    if c.get(p, vm)? != 0 {
+                        skip = true;
+                        break;
                     }
                 }
-                idle = 0;
-                let colour = order.as_mut().and_then(|u| u.next_colour()).unwrap_or(0);
-                vm.add(site, colour, 1);
-                left -= 1;
-                vm.f.last = site;
-                vm.f.last_colour = colour as u8;
+                if skip {
+                    idle += 1;
+                    if idle > len {
+                        return Err(all_skipped(p, t));
+                    }
+                    continue;
+                }
             }
-            Ok(())
-        })
+            idle = 0;
+            let colour = order.as_mut().and_then(|u| u.next_colour()).unwrap_or(0);
+            vm.add(site, colour, 1);
+            left -= 1;
+            vm.f.last = site;
+            vm.f.last_colour = colour as u8;
+            if !self.each.is_empty() {
+                run(&self.each, p, vm)?;
+            }
+        }
+        Ok(())
     }
 }
