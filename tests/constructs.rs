@@ -366,3 +366,90 @@ fn a_player_who_cannot_move_loses_with_when_stuck_lose() {
     let o = e.outcome().unwrap().unwrap();
     assert_eq!((o.scores, o.winners), (vec![10, 0], vec![0]));
 }
+
+#[test]
+fn remove_takes_counters_out_of_the_game() {
+    let mut e = engine(
+        "setup { put 2 in every pit }
+         move go \"{h}\" { choose h in every pit of mover where count(h) > 0
+           remove 1 from h  remove every pit of opponent(mover) }",
+    );
+    play(&mut e, "s2");
+    assert_eq!(counts(&e), [2, 1, 2, 0, 0, 0, 0, 0]);
+    assert_eq!((e.total_counters(), e.removed()), (5, 7));
+    // Taking more than is there is not a legal move, as with `take N from`.
+    let mut e = engine(
+        "setup { put 1 in every pit }
+         move go \"{h}\" { choose h in every pit of mover where count(h) > 0  remove 2 from h }",
+    );
+    assert!(names(&mut e).is_empty());
+}
+
+#[test]
+fn a_round_ends_sets_up_the_next_and_says_who_starts_it() {
+    let mut e = engine(
+        "setup { put 1 in s1  put 1 in n1 }
+         move take \"{h}\" { choose h in every pit of mover where count(h) > 0  take h to store(mover) }
+         end over when rounds >= 1 and count(every pit) == 0
+         round refill when count(every pit) == 0 {
+           take 1 from S to s2
+           take 1 from N to n2
+           start north
+         }",
+    );
+    assert_eq!((e.position().turn.round, e.position().turn.starter), (0, 0));
+    play(&mut e, "s1");
+    play(&mut e, "n1");
+    // The round is over: refilled from the stores, North to begin.
+    assert_eq!(counts(&e), [0, 1, 0, 0, 1, 0, 0, 0]);
+    assert_eq!(e.to_move(), 1);
+    assert_eq!((e.position().turn.round, e.position().turn.starter), (1, 1));
+    play(&mut e, "n2");
+    play(&mut e, "s2");
+    // The second round's end is the game's.
+    assert!(names(&mut e).is_empty());
+    assert_eq!(e.outcome().unwrap().unwrap().scores, [1, 1]);
+    // Undo goes back through the round's end.
+    for _ in 0..3 {
+        assert!(e.undo());
+    }
+    assert_eq!((e.position().turn.round, e.to_move()), (0, 1));
+}
+
+#[test]
+fn start_in_the_setup_says_who_moves_first() {
+    let rules = |first: &str| {
+        format!(
+            "option north-first = {first}
+             setup {{ put 1 in every pit  if north-first {{ start north }} }}
+             move take \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  take h to store(mover) }}"
+        )
+    };
+    assert_eq!(engine(&rules("false")).to_move(), 0);
+    let e = engine(&rules("true"));
+    assert_eq!((e.to_move(), e.position().turn.starter), (1, 1));
+    let err =
+        compile("setup { put 1 in s1 }\nmove m \"{h}\" { choose h in every pit of mover  start north }").err().unwrap();
+    assert!(err.contains("`start` belongs in `setup` or a `round`"), "{err}");
+}
+
+#[test]
+fn territory_owners_kept_as_state_change_whose_pits_are_whose() {
+    let mut e = engine(
+        "state owner of every pit: player
+         setup { put 1 in every pit }
+         move capture \"{h}\" { choose h in every pit of opponent(mover) where count(h) > 0
+           take h to store(mover)  set owner(h) = mover }",
+    );
+    assert_eq!(names(&mut e), ["n1", "n2", "n3"]);
+    play(&mut e, "n1");
+    // n1 is South's now, and empty: North's choices are South's pits.
+    assert_eq!(names(&mut e), ["s1", "s2", "s3"]);
+    play(&mut e, "s2");
+    // s2 is North's: South may take n2 and n3 (n1 is its own).
+    assert_eq!(names(&mut e), ["n2", "n3"]);
+    assert!(e.undo() && e.undo());
+    assert_eq!(names(&mut e), ["n1", "n2", "n3"]);
+    let err = compile("state owner: player\nmove m \"{h}\" { choose h in every pit of mover }").err().unwrap();
+    assert!(err.contains("an owner kept as state is a player for each site of a kind"), "{err}");
+}

@@ -730,7 +730,16 @@ mod tests {
         Position {
             counts,
             vars: vec![],
-            turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false, verdict: Default::default() },
+            turn: Turn {
+                to_move: 0,
+                phase: 0,
+                ply: 0,
+                ended: false,
+                verdict: Default::default(),
+                removed: 0,
+                round: 0,
+                starter: 0,
+            },
         }
     }
 

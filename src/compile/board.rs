@@ -686,7 +686,29 @@ impl Compiler {
                         }
                     };
                     let id = self.game.state.len() as u16;
-                    if self.declare(&s.name, Global::State(id)) {
+                    // `state owner of every pit: player`: territory, holes whose
+                    // owner changes. `owner(x)` and `every pit of P` follow it.
+                    let territory = s.name.name == "owner";
+                    if territory {
+                        match (s.per_site, ty) {
+                            (Some(kind), Type::Player) if !self.globals.contains_key("owner") => {
+                                self.globals.insert("owner".into(), (Global::State(id), s.name.span));
+                                self.game.territory = Some((id, kind));
+                            }
+                            _ => {
+                                self.error(
+                                    Diagnostic::error(
+                                        s.span,
+                                        "an owner kept as state is a player for each site of a kind",
+                                    )
+                                    .label("not territory")
+                                    .help("write `state owner of every pit: player`"),
+                                );
+                                continue;
+                            }
+                        }
+                    }
+                    if territory || self.declare(&s.name, Global::State(id)) {
                         // Offsets are given once the number of sites is known.
                         self.game.state.push(StateVar {
                             name: s.name.name.clone(),

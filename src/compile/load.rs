@@ -120,6 +120,7 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
         Item::Rule(r) => named("rule", &r.name),
         Item::Avoid(a) => named("avoid", &a.name),
         Item::End(e) => named("end", &e.name),
+        Item::Round(e) => named("round", &e.name),
         Item::Stuck(_) => Some(("stuck", String::new())),
         Item::Score(_) => Some(("score", String::new())),
     }

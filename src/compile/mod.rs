@@ -91,6 +91,8 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "step",
     "before",
     "first",
+    "rounds",
+    "starter",
 ];
 
 pub(crate) struct Compiler {
@@ -241,6 +243,8 @@ fn compile_items(path: &str, items: Vec<ast::Item>, mut sources: Sources, config
             ends: vec![],
             stuck: StuckAction::End,
             stuck_body: vec![],
+            rounds: vec![],
+            territory: None,
             score: (0, Expr::Const(Value::Int(0))),
             phases: vec![],
             layout: None,

@@ -25,6 +25,8 @@ struct Ctx {
     effects: bool,
     /// `put`: only in `setup`, the one place that creates counters.
     setup: bool,
+    /// `start`: in `setup` and in a `round`'s statements.
+    starts: bool,
 }
 
 /// What compiled rules read that solving must know of: chance (`random`)
@@ -275,6 +277,7 @@ impl Compiler {
             let name = match item {
                 Item::Avoid(a) => Some(("avoid", &a.name)),
                 Item::End(e) => Some(("end", &e.name)),
+                Item::Round(e) => Some(("round", &e.name)),
                 _ => None,
             };
             if let Some((kind, n)) = name {
@@ -294,7 +297,7 @@ impl Compiler {
                     if setups > 1 {
                         self.error(Diagnostic::error(b.span, "a second `setup`").label("one setup per game"));
                     }
-                    let mut scope = Scope::new(Ctx { setup: true, ..Default::default() });
+                    let mut scope = Scope::new(Ctx { setup: true, starts: true, ..Default::default() });
                     self.game.setup = self.stmts(&b.stmts, &mut scope);
                     self.game.setup_span = Some(b.span);
                     self.locals_used(scope.max, b.span);
@@ -325,6 +328,15 @@ impl Compiler {
                     if let Some(cond) = cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false)))) {
                         self.add_reads(reads);
                         self.game.ends.push(EndDef { name: e.name.name.clone(), cond, verdict, body });
+                    }
+                }
+                Item::Round(e) => {
+                    let mut scope = Scope::new(Ctx { play: true, after: true, starts: true, ..Default::default() });
+                    let cond = self.expect(&e.cond, Type::Bool, &mut scope);
+                    let body = self.stmts(&e.body, &mut scope);
+                    self.locals_used(scope.max, e.span);
+                    if let Some(cond) = cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false)))) {
+                        self.game.rounds.push(EndDef { name: e.name.name.clone(), cond, verdict: None, body });
                     }
                 }
                 Item::Stuck(s) => {
@@ -589,8 +601,11 @@ impl Compiler {
                 } else {
                     self.sites_or_set(from, scope)
                 };
-                let to = self.expect(to, Type::Site, scope);
-                GStmt::Take { amount, colour, from: from?, to: to? }
+                let to = match to {
+                    Some(t) => Some(self.expect(t, Type::Site, scope)?),
+                    None => None,
+                };
+                GStmt::Take { amount, colour, from: from?, to }
             }
             StmtKind::Set { var, site, value } => {
                 let Some((Global::State(i), _)) = self.globals.get(&var.name).cloned() else {
@@ -709,6 +724,17 @@ impl Compiler {
             StmtKind::Again => {
                 self.effect_allowed(s, scope, "again")?;
                 GStmt::Again
+            }
+            StmtKind::Start(p) => {
+                if !scope.ctx.starts {
+                    self.error(
+                        Diagnostic::error(s.span, "`start` belongs in `setup` or a `round`")
+                            .label("not allowed here")
+                            .help("it says who begins the game, or the next round"),
+                    );
+                    return None;
+                }
+                GStmt::Start(self.expect(p, Type::Player, scope)?)
             }
             StmtKind::EndGame => {
                 self.effect_allowed(s, scope, "end game")?;
@@ -1048,7 +1074,8 @@ impl Compiler {
                         Some((GExpr::Const(Value::Set(self.game.kind_sets[k][self.game.players.len()])), Type::Set))
                     }
                     Some(o) => match self.expect(o, Type::Player, scope)? {
-                        GExpr::Const(Value::Player(p)) => {
+                        // With territory, whose the sites are is known only in play.
+                        GExpr::Const(Value::Player(p)) if self.game.territory.is_none_or(|(_, t)| t != *kind) => {
                             Some((GExpr::Const(Value::Set(self.game.kind_sets[k][p as usize])), Type::Set))
                         }
                         x => Some((GExpr::KindSet(*kind, Box::new(x)), Type::Set)),
@@ -1138,6 +1165,8 @@ impl Compiler {
                 "in `avoid`, `end` and `then`, which look at the position after a move",
             )),
             "ply" => Some((Builtin::Ply, Type::Int, true, "")),
+            "rounds" => Some((Builtin::Rounds, Type::Int, true, "")),
+            "starter" => Some((Builtin::Starter, Type::Player, true, "")),
             "repetitions" => Some((Builtin::Repetitions, Type::Int, true, "")),
             "last-colour" => {
                 self.need_colours(n.span, "`last-colour`");

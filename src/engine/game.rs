@@ -88,6 +88,10 @@ pub enum Builtin {
     Repetitions,
     /// The site the latest lap of sowing was lifted from.
     Origin,
+    /// Rounds finished so far.
+    Rounds,
+    /// The player who began this round (the game, in the first).
+    Starter,
 }
 
 #[derive(Debug, Clone)]
@@ -193,7 +197,8 @@ pub enum StmtKind {
         amount: Option<Expr>,
         colour: Option<Expr>,
         from: Expr,
-        to: Expr,
+        /// None: `remove`, the counters leave the game.
+        to: Option<Expr>,
     },
     Put {
         amount: Expr,
@@ -225,6 +230,8 @@ pub enum StmtKind {
     Require(Expr),
     Again,
     EndGame,
+    /// Who begins: the game (in `setup`) or the next round.
+    Start(Expr),
 }
 
 /// Relay sowing: after a lap, while `cond` holds, the counters of `from`
@@ -359,6 +366,12 @@ pub struct Game {
     pub moves: Vec<MoveDef>,
     pub avoids: Vec<(String, Expr)>,
     pub ends: Vec<EndDef>,
+    /// Territory: the per-site state `owner` (its index) and the kind of
+    /// site it is kept for; `owner(x)` and `every KIND of P` follow it.
+    pub territory: Option<(u16, SiteKind)>,
+    /// `round`s: when one's condition holds after a move, its statements set
+    /// up the next round.
+    pub rounds: Vec<EndDef>,
     pub stuck: StuckAction,
     /// `when stuck: end { ... }`: run when the player to move has no move.
     pub stuck_body: Vec<Stmt>,

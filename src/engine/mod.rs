@@ -56,6 +56,11 @@ pub struct Turn {
     pub ended: bool,
     /// Who won, when a rule decided it rather than the score.
     pub verdict: Verdict,
+    /// Counters the rules have removed from the game (`remove`).
+    pub removed: u32,
+    /// Rounds finished, and who began this one.
+    pub round: u16,
+    pub starter: PlayerId,
 }
 
 /// How the winner of a finished game is found: by the score, or as a rule
@@ -165,7 +170,13 @@ pub(crate) fn position_hash(keys: &[u64], pos: &Position, banks: &[bool], colour
         Verdict::Wins(p) => 1 + p as u64,
         Verdict::Loses(p) => 257 + p as u64,
     };
-    let turn = 1 | (t.to_move as u64) << 1 | (t.phase as u64) << 9 | (t.ended as u64) << 17 | verdict << 18;
+    let turn = 1
+        | (t.to_move as u64) << 1
+        | (t.phase as u64) << 9
+        | (t.ended as u64) << 17
+        | verdict << 18
+        | (t.starter as u64) << 28
+        | (t.round as u64) << 36;
     h = h.wrapping_add(turn.wrapping_mul(keys[n + pos.vars.len()]));
     // A final avalanche, so that nearby positions spread over the table.
     h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
@@ -213,7 +224,21 @@ impl Engine {
         // Setup draws from its own stream, apart from the first move's.
         e.vm.draws = SETUP_DRAWS;
         e.vm.f = vm::Frame::new(0);
+        // Territory: each site's owner starts as its declaration says.
+        if let Some((var, kind)) = e.game.territory {
+            let offset = e.game.state[var as usize].offset;
+            for (i, site) in e.game.sites.iter().enumerate() {
+                if site.kind == kind {
+                    e.vm.pos.vars[offset + i] = site.owner.map_or(Value::None, Value::Player);
+                }
+            }
+        }
         program::run(&e.prog.setup, &e.prog, &mut e.vm).map_err(Fault::halt)?;
+        // `start P` in the setup: P begins.
+        if let Some(p) = e.vm.f.start {
+            e.vm.pos.turn.to_move = p;
+        }
+        e.vm.pos.turn.starter = e.vm.pos.turn.to_move;
         Ok(e)
     }
 
@@ -294,8 +319,15 @@ impl Engine {
         self.vm.bank_read
     }
 
+    /// Counters on the board.
     pub fn total_counters(&self) -> i64 {
         self.vm.total_counters()
+    }
+
+    /// Counters the rules have removed from the game so far; with those on
+    /// the board, as many as the setup put.
+    pub fn removed(&self) -> i64 {
+        self.vm.pos.turn.removed as i64
     }
 
     /// The legal moves of the player to move, into `out` (cleared first).

@@ -63,6 +63,27 @@ fn apply_inner(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
     } else {
         check_ends(p, vm)?;
     }
+    if !vm.pos.turn.ended {
+        check_rounds(p, vm)?;
+    }
+    Ok(())
+}
+
+/// Ends the round if a `round`'s condition holds: its statements set up the
+/// next, which the player they `start` begins (else the player to move).
+fn check_rounds(p: &Program, vm: &mut Vm) -> Res<()> {
+    for r in &p.rounds {
+        if r.cond.get(p, vm)? != 0 {
+            vm.f.start = None;
+            run(&r.body, p, vm)?;
+            let t = &mut vm.pos.turn;
+            t.round = t.round.saturating_add(1);
+            t.to_move = vm.f.start.unwrap_or(t.to_move);
+            t.starter = t.to_move;
+            vm.f.next = t.to_move;
+            break;
+        }
+    }
     Ok(())
 }
 

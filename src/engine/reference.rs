@@ -181,7 +181,16 @@ impl RefEngine {
             pos: Position {
                 counts: vec![0; n],
                 vars: vec![Value::None; game.state_slots()],
-                turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false, verdict: Default::default() },
+                turn: Turn {
+                    to_move: 0,
+                    phase: 0,
+                    ply: 0,
+                    ended: false,
+                    verdict: Default::default(),
+                    removed: 0,
+                    round: 0,
+                    starter: 0,
+                },
             },
             undo_counts: Vec::with_capacity(n * 256),
             undo_vars: Vec::with_capacity(game.state_slots() * 256),
@@ -1126,6 +1135,7 @@ impl RefEngine {
                 Ok(())
             }
             StmtKind::Take { amount, colour, from, to } => {
+                let Some(to) = to else { return Err(Fault::error("not in the reference".into())) };
                 let dst = self.eval(to, f)?.site()?;
                 let src = self.eval(from, f)?;
                 let colour = match colour {
@@ -1272,6 +1282,7 @@ impl RefEngine {
                 f.again = true;
                 Ok(())
             }
+            StmtKind::Start(_) => Err(Fault::error("not in the reference".into())),
             StmtKind::EndGame => {
                 f.end = true;
                 Ok(())
@@ -1324,7 +1335,9 @@ impl RefEngine {
                 },
                 Builtin::Ply => Value::Int(self.pos.turn.ply as i64),
                 Builtin::Repetitions => Value::Int(self.repetitions() as i64),
-                Builtin::Origin => return Err(Fault::error("not in the reference".into())),
+                Builtin::Origin | Builtin::Rounds | Builtin::Starter => {
+                    return Err(Fault::error("not in the reference".into()));
+                }
                 Builtin::LastColour => match f.last_colour {
                     Some(c) => Value::Player(c),
                     None => {

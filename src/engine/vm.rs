@@ -80,6 +80,8 @@ pub(crate) struct Frame {
     pub origin: SiteId,
     /// Whether a move is being made (so `before` has a position to read).
     pub moving: bool,
+    /// `start P`: who begins the game or the next round.
+    pub start: Option<PlayerId>,
 }
 
 impl Frame {
@@ -95,6 +97,7 @@ impl Frame {
             order: 0,
             origin: NO_SITE,
             moving: false,
+            start: None,
         }
     }
 }
@@ -169,7 +172,16 @@ impl Vm {
             pos: Position {
                 counts: vec![0; n],
                 vars: vec![Value::None; state_slots],
-                turn: Turn { to_move: 0, phase: 0, ply: 0, ended: false, verdict: Default::default() },
+                turn: Turn {
+                    to_move: 0,
+                    phase: 0,
+                    ply: 0,
+                    ended: false,
+                    verdict: Default::default(),
+                    removed: 0,
+                    round: 0,
+                    starter: 0,
+                },
             },
             colours,
             locals: vec![0; locals],

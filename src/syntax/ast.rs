@@ -43,6 +43,8 @@ pub enum Item {
     Rule(RuleDecl),
     Avoid(AvoidDecl),
     End(EndDecl),
+    /// `round NAME when C { ... }`: the end of a round (its body sets up the next).
+    Round(EndDecl),
     Stuck(StuckDecl),
     Score(ScoreDecl),
     Define(DefineDecl),
@@ -401,7 +403,8 @@ pub enum StmtKind {
         /// `take N of C from ...`: counters of one colour.
         colour: Option<Expr>,
         from: Expr,
-        to: Expr,
+        /// None: `remove`, the counters leave the game.
+        to: Option<Expr>,
     },
     Put {
         amount: Expr,
@@ -433,6 +436,8 @@ pub enum StmtKind {
     Require(Expr),
     Again,
     EndGame,
+    /// `start P`: P begins (the game, in `setup`; the next round, in a `round`).
+    Start(Expr),
 }
 
 /// `relay [from SITE] while CONDITION [at most N laps]`.

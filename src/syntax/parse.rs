@@ -152,7 +152,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::EOI => "the end of the file".into(),
         Rule::state_decl | Rule::hidden => "`state`".into(),
         Rule::item => "a declaration (game, option, players, pit, track, move, rule, ...)".into(),
-        Rule::stmt => "a statement (sow, take, put, if, for, let, require, again, end game)".into(),
+        Rule::stmt => "a statement (sow, take, remove, put, if, for, let, require, again, start, end game)".into(),
         Rule::op_or | Rule::op_and => "`and` or `or`".into(),
         Rule::op_eq | Rule::op_ne | Rule::op_le | Rule::op_ge | Rule::op_lt | Rule::op_gt => "a comparison".into(),
         Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div | Rule::op_mod => "an operator".into(),
@@ -173,8 +173,20 @@ fn rule_name(rule: &Rule) -> String {
 /// Folds the many keywords that can start a statement, a declaration or an
 /// operator into those words, so that a syntax error lists a few choices.
 fn group(name: String) -> String {
-    const STATEMENTS: &[&str] =
-        &["`sow`", "`take`", "`put`", "`if`", "`for`", "`let`", "`require`", "`again`", "`enter`", "`swap`"];
+    const STATEMENTS: &[&str] = &[
+        "`sow`",
+        "`take`",
+        "`put`",
+        "`if`",
+        "`for`",
+        "`let`",
+        "`require`",
+        "`again`",
+        "`enter`",
+        "`swap`",
+        "`remove`",
+        "`start`",
+    ];
     const DECLARATIONS: &[&str] = &[
         "`game`",
         "`extends`",
@@ -201,6 +213,7 @@ fn group(name: String) -> String {
         "`partners`",
         "`glyph`",
         "`family`, `region` or `source`",
+        "`round`",
     ];
     const OPERATORS: &[&str] = &["`and` or `or`", "`and`", "`or`", "`is`", "a comparison", "an operator"];
     if STATEMENTS.contains(&name.as_str()) {
@@ -615,6 +628,12 @@ impl Lower {
                 let cond = self.expr(it.next().unwrap())?;
                 Item::Avoid(AvoidDecl { name, cond, span })
             }
+            Rule::round_decl => {
+                let name = self.ident(it.next().unwrap());
+                let cond = self.expr(it.next().unwrap())?;
+                let body = self.block(it.next().unwrap())?.stmts;
+                Item::Round(EndDecl { name, cond, verdict: None, body, span })
+            }
             Rule::end_decl => {
                 let name = self.ident(it.next().unwrap());
                 let cond = self.expr(it.next().unwrap())?;
@@ -842,7 +861,8 @@ impl Lower {
                 }
                 StmtKind::Sow { amount, source, track, order, start, skips, relay, each }
             }
-            Rule::take_stmt => {
+            Rule::take_stmt | Rule::remove_stmt => {
+                let remove = rule == Rule::remove_stmt;
                 let (mut amount, mut colour) = (None, None);
                 if it.peek().map(|c| c.as_rule()) == Some(Rule::take_amount) {
                     let mut a = kids(it.next().unwrap());
@@ -852,7 +872,7 @@ impl Lower {
                     }
                 }
                 let from = self.expr(it.next().unwrap())?;
-                let to = self.expr(it.next().unwrap())?;
+                let to = if remove { None } else { Some(self.expr(it.next().unwrap())?) };
                 StmtKind::Take { amount, colour, from, to }
             }
             Rule::put_stmt => {
@@ -904,6 +924,7 @@ impl Lower {
                 StmtKind::Let { var, value: self.expr(it.next().unwrap())? }
             }
             Rule::require_stmt => StmtKind::Require(self.expr(it.next().unwrap())?),
+            Rule::start_stmt => StmtKind::Start(self.expr(it.next().unwrap())?),
             Rule::again_stmt => StmtKind::Again,
             Rule::end_stmt => StmtKind::EndGame,
             other => unreachable!("not a statement: {other:?}"),

@@ -380,6 +380,8 @@ impl Lower<'_> {
                 Builtin::Last => Type::Site,
                 Builtin::Ply | Builtin::Repetitions => Type::Int,
                 Builtin::Origin => Type::Site,
+                Builtin::Rounds => Type::Int,
+                Builtin::Starter => Type::Player,
             },
             Expr::Count(..) | Expr::Random(..) | Expr::Index(_) | Expr::Neg(_) | Expr::Min(..) | Expr::Max(..) => {
                 Type::Int
@@ -415,6 +417,11 @@ impl Lower<'_> {
         }
     }
 
+    /// Whether the owners of this kind of site are kept as state (territory).
+    fn territory(&self, kind: crate::engine::game::SiteKind) -> bool {
+        self.g.territory.is_some_and(|(_, k)| k == kind)
+    }
+
     /// A value read in place, if the expression is one.
     fn leaf(&self, e: &Expr) -> Option<Leaf> {
         match e {
@@ -433,7 +440,7 @@ impl Lower<'_> {
         }
         match e {
             Expr::Count(x, None) => match &**x {
-                Expr::KindSet(kind, pl) if self.leaf(pl).is_some() => {
+                Expr::KindSet(kind, pl) if self.leaf(pl).is_some() && !self.territory(*kind) => {
                     let ids = self.g.kind_sets[kind.index()].clone().into_boxed_slice();
                     Opnd::CountOf(ids, self.leaf(pl).expect("a leaf"))
                 }
@@ -441,7 +448,9 @@ impl Lower<'_> {
                 x if self.ty(x) == Type::Site && self.leaf(x).is_some() => Opnd::Count(self.leaf(x).expect("a leaf")),
                 _ => Opnd::Dyn(self.x(e)),
             },
-            Expr::Owner(x) if self.leaf(x).is_some() => Opnd::Owner(self.leaf(x).expect("a leaf")),
+            Expr::Owner(x) if self.leaf(x).is_some() && self.g.territory.is_none() => {
+                Opnd::Owner(self.leaf(x).expect("a leaf"))
+            }
             Expr::OwnedSite(kind, pl) if self.leaf(pl).is_some() => {
                 let table = self.g.owned[kind.index()].iter().map(|o| o.map_or(NONE, |s| s as i64)).collect();
                 Opnd::Owned(table, self.leaf(pl).expect("a leaf"))
@@ -485,6 +494,8 @@ impl Lower<'_> {
                 Builtin::Last => Box::new(|_, vm| last(vm)),
                 Builtin::Ply => Box::new(|_, vm| Ok(vm.pos.turn.ply as i64)),
                 Builtin::Repetitions => Box::new(|_, vm| Ok(vm.repetitions() as i64)),
+                Builtin::Rounds => Box::new(|_, vm| Ok(vm.pos.turn.round as i64)),
+                Builtin::Starter => Box::new(|_, vm| Ok(vm.pos.turn.starter as i64)),
                 Builtin::Origin => Box::new(|_, vm| {
                     if vm.f.origin == NO_SITE {
                         return Err(Fault::error("`origin` is used before any sowing of this move".into()));
@@ -632,7 +643,24 @@ impl Lower<'_> {
             Expr::Owner(x) => {
                 let x = self.opnd(x);
                 let owner: Vec<i64> = self.g.sites.iter().map(|s| s.owner.map_or(NONE, |o| o as i64)).collect();
-                Box::new(move |p, vm| Ok(owner[x.site(p, vm)? as usize]))
+                match self.g.territory {
+                    // Territory: the owner kept as state, for its kind of site.
+                    Some((var, kind)) => {
+                        let offset = self.g.state[var as usize].offset;
+                        let kind = kind.index() as u8;
+                        Box::new(move |p, vm| {
+                            let s = x.site(p, vm)?;
+                            if p.kinds[s as usize] != kind {
+                                return Ok(owner[s as usize]);
+                            }
+                            Ok(match vm.pos.vars[offset + s as usize] {
+                                Value::Player(q) => q as i64,
+                                _ => NONE,
+                            })
+                        })
+                    }
+                    None => Box::new(move |p, vm| Ok(owner[x.site(p, vm)? as usize])),
+                }
             }
             Expr::OwnedSite(kind, pl) => {
                 let pl = self.opnd(pl);
@@ -914,7 +942,7 @@ impl Lower<'_> {
     pub(crate) fn set(&mut self, e: &Expr) -> SetOpnd {
         match e {
             Expr::Const(Value::Set(id)) => SetOpnd::Fixed(*id),
-            Expr::KindSet(kind, pl) if self.leaf(pl).is_some() => {
+            Expr::KindSet(kind, pl) if self.leaf(pl).is_some() && !self.territory(*kind) => {
                 SetOpnd::OfPlayer(self.g.kind_sets[kind.index()].clone().into(), self.leaf(pl).expect("a leaf"))
             }
             _ => SetOpnd::Dyn(self.set_fn(e)),
@@ -935,6 +963,29 @@ impl Lower<'_> {
             Expr::Local(s) if self.slots[*s as usize] == Type::Set => {
                 let s = *s as usize;
                 Box::new(move |_, vm| Ok(vm.sets[s]))
+            }
+            Expr::KindSet(kind, pl) if self.territory(*kind) => {
+                // Territory: the sites of the kind whose owner (kept as
+                // state) is the player, now.
+                let pl = self.opnd(pl);
+                let (var, _) = self.g.territory.expect("territory");
+                let offset = self.g.state[var as usize].offset;
+                let all = self.g.kind_sets[kind.index()][self.g.players.len()];
+                Box::new(move |p, vm| {
+                    let who = pl.player(p, vm)?;
+                    let mut mask = 0u64;
+                    for &s in &p.game.sets[all as usize] {
+                        if vm.pos.vars[offset + s as usize] == Value::Player(who) {
+                            if s >= 64 {
+                                return Err(Fault::error(
+                                    "a player's sites, when their owners change, can be only among the first 64".into(),
+                                ));
+                            }
+                            mask |= 1 << s;
+                        }
+                    }
+                    Ok(SetV::Mask(mask))
+                })
             }
             Expr::KindSet(kind, pl) => {
                 let pl = self.opnd(pl);

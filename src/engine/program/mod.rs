@@ -82,6 +82,7 @@ pub struct Program {
     pub(crate) moves: Vec<MoveProg>,
     pub(crate) avoids: Vec<Opnd>,
     pub(crate) ends: Vec<EndProg>,
+    pub(crate) rounds: Vec<EndProg>,
     /// `when stuck: end { ... }`: run when the player to move has no move.
     pub(crate) stuck_body: Block,
     /// Each phase's changes: the phase to enter and when.
@@ -164,6 +165,11 @@ impl Program {
             })
             .collect();
         let stuck_body = l.block(&game.stuck_body);
+        let rounds = game
+            .rounds
+            .iter()
+            .map(|e| EndProg { cond: l.opnd(&e.cond), verdict: None, body: l.block(&e.body) })
+            .collect();
         let phases =
             game.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c)| (*to, l.opnd(c))).collect()).collect();
         l.slots[game.score.0 as usize] = Type::Player;
@@ -189,6 +195,7 @@ impl Program {
             moves,
             avoids,
             ends,
+            rounds,
             stuck_body,
             phases,
             score_slot: game.score.0 as usize,

@@ -107,14 +107,25 @@ impl Lower<'_> {
                 })
             }
             StmtKind::Take { amount, colour, from, to } => {
-                let to = self.opnd(to);
+                let to = to.as_ref().map(|t| self.opnd(t));
                 let colour = colour.as_ref().map(|c| self.opnd(c));
+                // Where the counters go: a site, or out of the game (`remove`).
+                let dest = move |p: &Program, vm: &mut Vm| -> Res<Option<SiteId>> {
+                    match &to {
+                        Some(t) => t.site(p, vm).map(Some),
+                        None => Ok(None),
+                    }
+                };
+                let give = |vm: &mut Vm, dst: Option<SiteId>, c: usize, n: i32| match dst {
+                    Some(d) => vm.add(d, c, n),
+                    None => vm.pos.turn.removed += n as u32,
+                };
                 match amount {
                     Some(a) => {
                         let from = self.opnd(from);
                         let a = self.opnd(a);
                         Box::new(move |p, vm| {
-                            let dst = to.site(p, vm)?;
+                            let dst = dest(p, vm)?;
                             let s = from.site(p, vm)?;
                             let c = match &colour {
                                 Some(c) => Some(c.player(p, vm)? as usize),
@@ -131,14 +142,14 @@ impl Lower<'_> {
                             }
                             let c = c.unwrap_or(0);
                             vm.add(s, c, -(n as i32));
-                            vm.add(dst, c, n as i32);
+                            give(vm, dst, c, n as i32);
                             Ok(())
                         })
                     }
                     None => {
                         let from = self.set(from);
                         Box::new(move |p, vm| {
-                            let dst = to.site(p, vm)?;
+                            let dst = dest(p, vm)?;
                             let src = from.get(p, vm)?;
                             let colour = match &colour {
                                 Some(c) => Some(c.player(p, vm)? as usize),
@@ -146,7 +157,7 @@ impl Lower<'_> {
                             };
                             let k = vm.colours;
                             for_each_site(p, vm, src, |_, vm, s| {
-                                if s == dst {
+                                if Some(s) == dst {
                                     return Ok(false);
                                 }
                                 vm.read(s);
@@ -155,7 +166,7 @@ impl Lower<'_> {
                                         continue;
                                     }
                                     let m = std::mem::take(&mut vm.pos.counts[s as usize * k + c]);
-                                    vm.pos.counts[dst as usize * k + c] += m;
+                                    give(vm, dst, c, m);
                                 }
                                 Ok(false)
                             })
@@ -330,6 +341,13 @@ impl Lower<'_> {
                 vm.f.again = true;
                 Ok(())
             }),
+            StmtKind::Start(x) => {
+                let x = self.opnd(x);
+                Box::new(move |p, vm| {
+                    vm.f.start = Some(x.player(p, vm)?);
+                    Ok(())
+                })
+            }
             StmtKind::EndGame => Box::new(|_, vm| {
                 vm.f.end = true;
                 Ok(())
