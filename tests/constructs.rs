@@ -453,3 +453,61 @@ fn territory_owners_kept_as_state_change_whose_pits_are_whose() {
     let err = compile("state owner: player\nmove m \"{h}\" { choose h in every pit of mover }").err().unwrap();
     assert!(err.contains("an owner kept as state is a player for each site of a kind"), "{err}");
 }
+
+fn compiled(text: &str) -> Result<mancala::engine::game::Game, String> {
+    compile_source("test.mancala", text, &Config::default()).map_err(|f| f.render(false))
+}
+
+#[test]
+fn a_two_row_board_written_in_one_line() {
+    let g = compiled(
+        "players south, north
+         board 2 rows of 4 with stores on the track
+         move m \"{h}\" { choose h in every pit of mover }
+         score p: count(store(p))",
+    )
+    .unwrap();
+    let names: Vec<&str> = g.sites.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["s1", "s2", "s3", "s4", "n1", "n2", "n3", "n4", "S", "N"]);
+    let round = g.tracks.iter().find(|t| t.name == "round").unwrap();
+    let order: Vec<&str> = round.sites.iter().map(|&s| g.sites[s as usize].name.as_str()).collect();
+    assert_eq!(order, ["s1", "s2", "s3", "s4", "S", "n1", "n2", "n3", "n4", "N"]);
+    assert!(round.cyclic);
+    let (_, opposite) = g.relations.iter().find(|(n, _)| n == "opposite").unwrap();
+    let of = |x: &str| g.sites[opposite[g.site_by_name(x).unwrap() as usize].unwrap() as usize].name.clone();
+    assert_eq!((of("s1"), of("s4"), of("n2")), ("n4".into(), "n1".into(), "s3".into()));
+    assert_eq!(g.sites[g.site_by_name("n3").unwrap() as usize].owner, Some(1));
+    // Without stores on the track, the track is the pits alone.
+    let g = compiled(
+        "players south, north\nboard 2 rows of 3\nmove m \"{h}\" { choose h in every pit of mover }\nscore p: 0",
+    )
+    .unwrap();
+    assert_eq!(g.tracks[0].sites.len(), 6);
+}
+
+#[test]
+fn a_four_row_board_written_in_one_line() {
+    let g = compiled(
+        "players south, north\nboard 4 rows of 8\nmove m \"{h}\" { choose h in every pit of mover }\nscore p: 0",
+    )
+    .unwrap();
+    assert_eq!(g.sites.len(), 34);
+    let site = |x: &str| g.site_by_name(x).unwrap() as usize;
+    let rel = |r: &str, x: &str| {
+        let (_, t) = g.relations.iter().find(|(n, _)| n == r).unwrap();
+        g.sites[t[site(x)].unwrap() as usize].name.clone()
+    };
+    // South's inner row runs from its right: s9 under the column of s8,
+    // facing North's inner n16, behind which is North's outer n1.
+    assert_eq!((rel("opposite", "s9"), rel("behind", "s9")), ("n16".into(), "n1".into()));
+    assert_eq!((rel("opposite", "s16"), rel("behind", "s16")), ("n9".into(), "n8".into()));
+    assert_eq!(rel("behind", "n12"), "s4");
+    let south = g.tracks.iter().find(|t| t.sites.contains(&(site("s1") as u16))).unwrap();
+    assert_eq!(south.sites.len(), 16);
+    assert!(south.cyclic);
+    let err = compiled("players south, north\nboard 3 rows of 6\nmove m \"x\" { }\nscore p: 0").unwrap_err();
+    assert!(err.contains("a board of this shape has no shorthand"), "{err}");
+    // A mistake in what a board stands for shows the written-out lines.
+    let err = compiled("players white, black\nboard 2 rows of 6\nmove m \"x\" { }\nscore p: 0").unwrap_err();
+    assert!(err.contains("test.mancala (board)"), "{err}");
+}

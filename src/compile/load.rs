@@ -35,6 +35,10 @@ pub(crate) fn load_text(
     let mut diags = Vec::new();
     for item in ast.items {
         match item {
+            Item::Board(b) => match board_items(&b, text, name, sources) {
+                Ok(items) => own.extend(items),
+                Err(d) => diags.extend(d),
+            },
             Item::Extends(s) => {
                 if let Some(first) = &extends {
                     diags.push(
@@ -88,12 +92,64 @@ pub(crate) fn load_text(
     Ok(items)
 }
 
+/// The declarations a `board` stands for, written out as text (a source of
+/// its own, so that `mancala show` and any mistake in them show the very
+/// lines) and read like the file's own. The players are `south` (moving
+/// first, its holes `s1`, `s2`, ...) and `north` (`n1`, ...), as the
+/// project's convention names every board.
+///
+/// Two rows of N: `s1..sN` from South's left, `n1..nN` from North's left
+/// (so `n1` faces `sN`), stores `S` and `N`, the track `round` counter-
+/// clockwise (through the stores `with stores on the track`), and the
+/// relation `opposite`. Four rows of N: each player's outer row numbered
+/// from their left, `s1..sN`, then their inner row back from their right,
+/// `s(N+1)..s(2N)`, one cyclic track each along their own two rows,
+/// `loop[south]` and `loop[north]`, counter-clockwise; `opposite` joins an
+/// inner hole to the inner hole it faces, `behind` an inner hole to the
+/// opponent's outer hole behind that one; stores `S` and `N` for what is
+/// taken, off the tracks.
+fn board_items(b: &BoardDecl, text: &str, name: &str, sources: &mut Sources) -> Result<Vec<Item>, Vec<Diagnostic>> {
+    let n = format!("({})", text.get(b.per_row.span.start..b.per_row.span.end).unwrap_or("0"));
+    let generated = match (b.rows, b.stores_on_track) {
+        (2, on) => {
+            let track = if on { format!("s[1..{n}], S, n[1..{n}], N") } else { format!("s[1..{n}], n[1..{n}]") };
+            format!(
+                "pit s[1..{n}] owner south\npit n[1..{n}] owner north\n\
+                 store S owner south\nstore N owner north\n\
+                 track round cyclic: {track}\n\
+                 relation opposite: s[i] <-> n[{n} + 1 - i] for i in 1..{n}\n\
+                 layout {{\n  row N, n[{n}..1], _\n  row _, s[1..{n}], S\n}}\n"
+            )
+        }
+        (4, false) => format!(
+            "pit s[1..2 * {n}] owner south\npit n[1..2 * {n}] owner north\n\
+             store S owner south\nstore N owner north\n\
+             track loop[south] cyclic: s[1..2 * {n}]\ntrack loop[north] cyclic: n[1..2 * {n}]\n\
+             relation opposite: s[i] <-> n[3 * {n} + 1 - i] for i in {n} + 1..2 * {n}\n\
+             relation behind: s[i] -> n[i - {n}] for i in {n} + 1..2 * {n}, n[i] -> s[i - {n}] for i in {n} + 1..2 * {n}\n\
+             layout {{\n  row N, n[{n}..1]\n  row _, n[{n} + 1..2 * {n}]\n  row _, s[2 * {n}..{n} + 1]\n  row S, s[1..{n}]\n}}\n"
+        ),
+        _ => {
+            return Err(vec![
+                Diagnostic::error(b.span, "a board of this shape has no shorthand")
+                    .label("2 or 4 rows")
+                    .help("`board 2 rows of 6`, `board 2 rows of 7 with stores on the track`, `board 4 rows of 8`; declare other boards site by site"),
+            ]);
+        }
+    };
+    let file = sources.add(format!("{name} (board)"), generated.as_str());
+    let (ast, problems) = parse(&generated, file).map_err(|d| vec![d])?;
+    sources.problems.extend(problems);
+    Ok(ast.items)
+}
+
 /// What a declaration in a derived file replaces in its base: the one of the
 /// same kind and name, or the single declaration of its kind.
 fn key(item: &Item) -> Option<(&'static str, String)> {
     let named = |k: &'static str, n: &Ident| Some((k, n.name.clone()));
     match item {
         Item::Game(_) => Some(("game", String::new())),
+        Item::Board(_) => Some(("board", String::new())),
         // A derived file's family or region replaces the base's; its
         // sources are added to the base's.
         Item::About(About::Family, _) => Some(("family", String::new())),

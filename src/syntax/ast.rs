@@ -25,6 +25,9 @@ pub struct File {
 #[derive(Debug, Clone)]
 pub enum Item {
     Game(Str),
+    /// `board ROWS rows of N [with stores on the track]`, written out when
+    /// the file is read (see `compile::load`).
+    Board(BoardDecl),
     /// `family "..."`, `region "..."`, `source "..."`: what the game is.
     About(About, Str),
     Extends(Str),
@@ -52,6 +55,15 @@ pub enum Item {
     Hook(HookDecl),
     Partners(PartnersDecl),
     Glyph(GlyphDecl),
+}
+
+#[derive(Debug, Clone)]
+pub struct BoardDecl {
+    pub rows: i64,
+    /// The number of holes in a row, as written.
+    pub per_row: Expr,
+    pub stores_on_track: bool,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

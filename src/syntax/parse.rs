@@ -214,6 +214,7 @@ fn group(name: String) -> String {
         "`glyph`",
         "`family`, `region` or `source`",
         "`round`",
+        "`board`",
     ];
     const OPERATORS: &[&str] = &["`and` or `or`", "`and`", "`or`", "`is`", "a comparison", "an operator"];
     if STATEMENTS.contains(&name.as_str()) {
@@ -419,6 +420,12 @@ impl Lower {
                 Item::About(key, self.string(it.next().unwrap()))
             }
             Rule::extends_decl => Item::Extends(self.string(it.next().unwrap())),
+            Rule::board_decl => {
+                let rows = self.int(&it.next().unwrap())?;
+                let per_row = self.expr(it.next().unwrap())?;
+                let stores_on_track = it.next().is_some();
+                Item::Board(BoardDecl { rows, per_row, stores_on_track, span })
+            }
             Rule::option_decl => {
                 let name = self.ident(it.next().unwrap());
                 let lit = it.next().unwrap();
