@@ -511,3 +511,44 @@ fn a_four_row_board_written_in_one_line() {
     let err = compiled("players white, black\nboard 2 rows of 6\nmove m \"x\" { }\nscore p: 0").unwrap_err();
     assert!(err.contains("test.mancala (board)"), "{err}");
 }
+
+#[test]
+fn a_random_number_passed_to_a_definition_that_uses_it_twice_is_refused() {
+    let err = compile(
+        "define twice(x) = x + x
+         setup { put 1 in every pit }
+         move m \"{h}\" { choose h in every pit of mover where count(h) > 0  take twice(random(0, 1)) from h to S }",
+    )
+    .err()
+    .unwrap();
+    assert!(err.contains("this draws a random number, and `twice` uses `x` 2 times"), "{err}");
+    // Used once, it is drawn once: fine.
+    compile(
+        "define once(x) = x + 1
+         setup { put 1 in every pit }
+         move m \"{h}\" { choose h in every pit of mover where count(h) > 0  take once(random(0, 0)) from h to S }",
+    )
+    .unwrap();
+}
+
+#[test]
+fn moves_whose_names_look_alike_are_fine_while_never_legal_together() {
+    // Alemungula's way: some holes sow one way, the others the other, and
+    // both moves are named by the hole.
+    let rules = |overlap: &str| {
+        format!(
+            "setup {{ put 1 in every pit }}
+             move left \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0 and index(h) <= 2  take h to store(mover) }}
+             move right \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0 and index(h) >= {overlap}  remove h }}"
+        )
+    };
+    let mut e = engine(&rules("3"));
+    assert_eq!(names(&mut e), ["s1", "s2", "s3"]);
+    play(&mut e, "s3");
+    assert_eq!(e.removed(), 1);
+    // When both can be played, the name cannot tell them apart: an error naming both.
+    let mut e = engine(&rules("2"));
+    let err = format!("{:?}", e.find_move("s2").unwrap_err());
+    assert!(err.contains("two legal moves are named `s2`, of moves `left` and `right`"), "{err}");
+    assert!(e.find_move("s1").unwrap().is_some());
+}

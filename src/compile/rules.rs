@@ -421,32 +421,11 @@ impl Compiler {
                 })
                 .collect::<String>()
         };
-        let moves = self.game.moves.clone();
-        // The first moves of each phase and shape of name, found by a table
-        // (not by comparing every pair: thousands of moves are possible).
-        let mut first_of_shape: HashMap<(u8, String), Vec<usize>> = HashMap::new();
-        for (i, a) in moves.iter().enumerate() {
-            let same = first_of_shape.entry((a.phase, shape(a))).or_default();
-            // Two declarations of one name are reported as such elsewhere.
-            let other = same.iter().map(|&j| &moves[j]).find(|b| b.name != a.name);
-            // Two of different names are enough to find one unlike any move.
-            if same.len() < 2 && same.iter().all(|&j| moves[j].name != a.name) {
-                same.push(i);
-            }
-            if let Some(b) = other {
-                let (Some(da), Some(db)) = (decls.get(i), decls.iter().find(|d| d.0.name.name == b.name)) else {
-                    continue;
-                };
-                let at = da.0.template.as_ref().map_or(da.0.name.span, |t| t.span);
-                let first = db.0.template.as_ref().map_or(db.0.name.span, |t| t.span);
-                self.error(
-                    Diagnostic::error(at, format!("moves `{}` and `{}` can have the same name", b.name, a.name))
-                        .label(format!("names shaped `{}`", shape(a)))
-                        .note(first, "this name has the same shape")
-                        .help("put a word in one of the names that tells them apart"),
-                );
-            }
-        }
+        // Two declarations whose names have the same shape may still never
+        // be legal at once (their `where`s part them): that is found out in
+        // play, where two legal moves of one name make finding it an error
+        // that names both (see `engine::names::find_move`).
+        let _ = (decls, shape);
     }
 
     /// A move's name as parts; `shared` when its phase has other kinds of
@@ -875,6 +854,21 @@ impl Compiler {
         let mut bound = Vec::new();
         for (p, a) in def.params.iter().zip(args) {
             let (e, ty) = self.expr(a, scope)?;
+            // The argument is written into the body at each use: a random
+            // number would be drawn again at each.
+            let uses = uses_of(&def.body, &p.name);
+            if draws(&e) && uses > 1 {
+                self.error(
+                    Diagnostic::error(
+                        a.span,
+                        format!("this draws a random number, and `{}` uses `{}` {uses} times", def.name.name, p.name),
+                    )
+                    .label("drawn again at each use")
+                    .note(def.span, "defined here")
+                    .help("draw it once first: `let r = random(...)`, then pass `r`"),
+                );
+                return None;
+            }
             bound.push((p.name.clone(), e, ty));
         }
         // The body sees its parameters and the globals, not the caller's locals.
@@ -1765,6 +1759,41 @@ fn without_nonempty_test(filter: GExpr, slot: u8) -> Option<GExpr> {
                 && matches!(**z, GExpr::Const(Value::Int(0))))
     };
     (!is_test(&filter)).then_some(filter)
+}
+
+/// Whether a compiled expression draws a random number.
+fn draws(e: &GExpr) -> bool {
+    if matches!(e, GExpr::Random(..)) {
+        return true;
+    }
+    let mut found = false;
+    e.each_child(&mut |c| found |= draws(c));
+    found
+}
+
+/// How many times a name is used in an expression (a definition's body).
+fn uses_of(e: &Expr, name: &str) -> usize {
+    let all = |es: &[&Expr]| es.iter().map(|x| uses_of(x, name)).sum::<usize>();
+    let domain = |d: &Domain| match d {
+        Domain::Players(_) => 0,
+        Domain::Range(a, b) => all(&[a, b]),
+        Domain::Set(x) => uses_of(x, name),
+        Domain::Walk(w) => all(&[&w.track, &w.from]) + w.cond.as_ref().map_or(0, |c| uses_of(c, name)),
+    };
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) => 0,
+        ExprKind::Name(n) => (n.name == name) as usize,
+        ExprKind::Call(_, args) => args.iter().map(|a| uses_of(a, name)).sum(),
+        ExprKind::Index(_, arg) => match &**arg {
+            IndexArg::Single(x) => uses_of(x, name),
+            IndexArg::Range(a, b) => all(&[a, b]),
+        },
+        ExprKind::Unary(_, x) | ExprKind::Is(x, _) => uses_of(x, name),
+        ExprKind::Binary(_, a, b) | ExprKind::Filter(a, b) => all(&[a, b]),
+        ExprKind::Every(_, x) => x.as_ref().map_or(0, |x| uses_of(x, name)),
+        ExprKind::Quant(_, _, d, body) => domain(d) + uses_of(body, name),
+        ExprKind::Cond(c, a, b) => all(&[c, a, b]),
+    }
 }
 
 /// Whether an expression is the word `none`: no player, site or track.

@@ -6,7 +6,7 @@ use super::game::{Domain, Game, MoveDef, TemplatePart};
 use super::movegen::{groups, legal_moves, trial};
 use super::play::bind_choices;
 use super::program::Program;
-use super::vm::{Frame, Res, Vm};
+use super::vm::{Fault, Frame, Res, Vm};
 use super::{Move, arrange, movegen};
 
 /// The name a player types for a move.
@@ -129,10 +129,35 @@ pub(crate) fn find_move(p: &Program, vm: &mut Vm, name: &str) -> Res<Option<Move
     if !p.avoids.is_empty() {
         let mut buf = Vec::new();
         legal_moves(p, vm, &mut buf)?;
-        return Ok(buf.iter().copied().find(|m| move_name(p, vm, *m) == name));
+        let found: Vec<Move> = buf.iter().copied().filter(|m| move_name(p, vm, *m) == name).collect();
+        if let [a, b, ..] = found[..]
+            && a.def != b.def
+        {
+            return Err(Fault::error(format!(
+                "two legal moves are named `{name}`, of moves `{}` and `{}`: put a word in one of their names that tells them apart",
+                p.game.moves[a.def as usize].name, p.game.moves[b.def as usize].name
+            )));
+        }
+        return Ok(found.first().copied());
     }
     let mut all = Vec::new();
     groups(p, vm, &mut all)?;
+    // Two legal moves of different declarations with the same name: which
+    // is meant cannot be told.
+    let mut named: Option<Move> = None;
+    for &(mv, n) in &all {
+        if n == 1 && !has_order(&p.game, mv) && move_name(p, vm, mv) == name {
+            if let Some(first) = named
+                && first.def != mv.def
+            {
+                return Err(Fault::error(format!(
+                    "two legal moves are named `{name}`, of moves `{}` and `{}`: put a word in one of their names that tells them apart",
+                    p.game.moves[first.def as usize].name, p.game.moves[mv.def as usize].name
+                )));
+            }
+            named = Some(mv);
+        }
+    }
     for (mv, n) in all {
         if n == 1 && !has_order(&p.game, mv) {
             if move_name(p, vm, mv) == name {
