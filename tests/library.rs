@@ -1,0 +1,148 @@
+//! Every game of the library (`rules/`), found by reading the folder, so a
+//! new rule file is tested by being there:
+//! - perft counts of its defaults and each variant, from the start and
+//!   after a seeded opening, as a snapshot of its own (`library@NAME.snap`);
+//! - a soak of seeded random games of each: counters on the board and
+//!   removed stay as many as the setup put, no rule error, every game ends,
+//!   undo restores each position, and each game has an outcome;
+//! - its metadata: a family, a region and at least one source.
+//!
+//! (The four games the project began with keep their older, hand-listed
+//! perft snapshot in tests/perft.rs.)
+
+use std::fmt::Write;
+use std::sync::Arc;
+
+use mancala::compile::{Config, compile_file};
+use mancala::engine::{Engine, Move};
+use mancala::perft::perft_each;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const SEEDS: &[&str] = &["kalah", "cups", "spectral-reapers", "tea-party"];
+
+/// The rule files of the library that are games of their own.
+fn library() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir("rules")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mancala"))
+        .filter(|p| !std::fs::read_to_string(p).unwrap().lines().any(|l| l.trim_start().starts_with("extends ")))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    files
+}
+
+fn stem(file: &str) -> String {
+    file.trim_start_matches("rules/").trim_end_matches(".mancala").to_string()
+}
+
+fn compile(file: &str, variants: &[String]) -> Arc<mancala::engine::game::Game> {
+    let cfg = Config { variants: variants.to_vec(), settings: vec![] };
+    Arc::new(compile_file(file, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false))))
+}
+
+/// The defaults, then each variant alone.
+fn configurations(file: &str) -> Vec<Vec<String>> {
+    let g = compile(file, &[]);
+    std::iter::once(vec![]).chain(g.variants.iter().map(|v| vec![v.name.clone()])).collect()
+}
+
+/// Depths counted until a depth has more than this many positions.
+const PERFT_POSITIONS: u64 = 200_000;
+
+#[test]
+fn perft_of_every_game_of_the_library() {
+    for file in library().iter().filter(|f| !SEEDS.contains(&stem(f).as_str())) {
+        let mut out = String::new();
+        for variants in configurations(file) {
+            let mut e = Engine::with_seed(compile(file, &variants), 1).unwrap();
+            let counts = |e: &Engine| -> String {
+                let mut c = Vec::new();
+                for depth in 1..=8 {
+                    let row = perft_each(e, depth, &mut |_| {}).unwrap().pop().unwrap();
+                    c.push(row.positions.to_string());
+                    if row.positions > PERFT_POSITIONS || row.positions == 0 {
+                        break;
+                    }
+                }
+                c.join(" ")
+            };
+            let from_start = counts(&e);
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            for _ in 0..16 {
+                match e.sample_move(&mut rng).unwrap() {
+                    Some(mv) => e.apply(mv).unwrap(),
+                    None => break,
+                }
+            }
+            let later = counts(&e);
+            let name = match variants.first() {
+                Some(v) => format!("--variant {v}"),
+                None => "defaults".to_string(),
+            };
+            let _ = writeln!(out, "{name}\n  from the start: {from_start}\n  after 16 plies: {later}");
+        }
+        insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false, omit_expression => true }, {
+            insta::assert_snapshot!(format!("library@{}", stem(file)), out);
+        });
+    }
+}
+
+/// Random games of every game and variant of the library, seeded. CI runs
+/// this slice; `SOAK_GAMES=100000 cargo test --release --test library soak`
+/// runs a long campaign.
+#[test]
+fn soak_every_game_of_the_library() {
+    let games: u64 = std::env::var("SOAK_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
+    let mut moves: Vec<Move> = Vec::new();
+    let mut report = Vec::new();
+    for file in library() {
+        for variants in configurations(&file) {
+            let game = compile(&file, &variants);
+            let what = format!("{file} {variants:?}");
+            let mut plies_total = 0u64;
+            for seed in 0..games {
+                let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let total = e.total_counters() + e.removed();
+                let mut plies = 0u64;
+                loop {
+                    e.legal_moves(&mut moves).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[rng.gen_range(0..moves.len())];
+                    let before = e.position().clone();
+                    e.apply(mv).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
+                    assert_eq!(e.total_counters() + e.removed(), total, "{what} seed {seed} ply {plies}: counters");
+                    assert!(e.position().counts.iter().all(|&c| c >= 0), "{what} seed {seed}: a negative count");
+                    if plies.is_multiple_of(11) {
+                        assert!(e.undo());
+                        assert_eq!(e.position(), &before, "{what} seed {seed} ply {plies}: undo");
+                        e.apply(mv).unwrap();
+                    }
+                    plies += 1;
+                    assert!(plies < 20_000, "{what} seed {seed}: no end after {plies} plies");
+                }
+                let o = e.outcome().unwrap().expect("no legal move means the game is over");
+                assert!(!o.winners.is_empty(), "{what} seed {seed}: nobody wins and nobody draws");
+                plies_total += plies;
+            }
+            assert!(plies_total > 0, "{what}: no move was ever made");
+            report.push(format!("{what}: {games} games, {plies_total} plies"));
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+}
+
+#[test]
+fn every_game_says_what_it_is_and_where_it_comes_from() {
+    for file in library() {
+        let g = compile(&file, &[]);
+        assert!(g.about.family.is_some(), "{file} has no `family`");
+        assert!(g.about.region.is_some(), "{file} has no `region`");
+        assert!(!g.about.sources.is_empty(), "{file} names no `source`");
+    }
+}
