@@ -117,3 +117,34 @@ fn three_million_stones_in_whole_laps_and_the_rest() {
     assert!(e.undo());
     assert_eq!(e.site_count(0), 3_000_000);
 }
+
+#[test]
+fn a_number_grown_too_large_is_an_error_that_names_the_expression() {
+    // Before, arithmetic saturated at the largest number: two such scores
+    // came out equal, a draw that was no draw.
+    let text = "players a, b
+pit x owner a
+pit y owner b
+store A owner a
+store B owner b
+track t cyclic: x, y
+setup { put 1 in x  put 2 in y }
+move m \"{h}\" { choose h in every pit of mover where count(h) > 0  take h to store(mover) }
+score p: count(every pit of p) * 2147483647 * 2147483647 * 3
+";
+    let game = Arc::new(mancala::compile::compile_source("big.mancala", text, &Config::default()).unwrap());
+    let mut e = Engine::new(game).unwrap();
+    let err = e.scores().unwrap_err();
+    let mancala::engine::Halt::At(message, span) = &err else { panic!("{err:?}") };
+    assert!(message.contains("a number in the rules grew too large"), "{message}");
+    assert!(message.contains("`count(every pit of p) * 2147483647 * 2147483647 * 3`"), "{message}");
+    assert_eq!(&text[span.start..span.end], "count(every pit of p) * 2147483647 * 2147483647 * 3");
+    // A sum too: `sum` adds with the same care.
+    let text = text.replace(
+        "score p: count(every pit of p) * 2147483647 * 2147483647 * 3",
+        "score p: sum(i in 1..3: 2147483647 * 2147483647 * (count(every pit of p) + 1))",
+    );
+    let game = Arc::new(mancala::compile::compile_source("big.mancala", &text, &Config::default()).unwrap());
+    let err = format!("{:?}", Engine::new(game).unwrap().scores().unwrap_err());
+    assert!(err.contains("grew too large") && err.contains("sum(i in 1..3"), "{err}");
+}

@@ -1056,7 +1056,10 @@ impl Compiler {
                     Type::Bool,
                 ))
             }
-            ExprKind::Unary(UnOp::Neg, x) => Some((GExpr::Neg(Box::new(self.expect(x, Type::Int, scope)?)), Type::Int)),
+            ExprKind::Unary(UnOp::Neg, x) => Some((
+                GExpr::Spanned(e.span, Box::new(GExpr::Neg(Box::new(self.expect(x, Type::Int, scope)?)))),
+                Type::Int,
+            )),
             ExprKind::Binary(op, a, b) => self.binary(e, *op, a, b, scope),
             ExprKind::Is(x, kind) => {
                 Some((GExpr::IsKind(Box::new(self.expect(x, Type::Site, scope)?), *kind), Type::Bool))
@@ -1134,7 +1137,8 @@ impl Compiler {
                 let want = if *q == Quant::Sum { Type::Int } else { Type::Bool };
                 let body = self.expect(body, want, scope);
                 scope.reset(mark);
-                Some((GExpr::Quant(*q, slot, Box::new(dom?), Box::new(body?)), want))
+                let quant = GExpr::Quant(*q, slot, Box::new(dom?), Box::new(body?));
+                Some((if *q == Quant::Sum { GExpr::Spanned(e.span, Box::new(quant)) } else { quant }, want))
             }
         }
     }
@@ -1704,7 +1708,9 @@ impl Compiler {
                     self.error(Diagnostic::error(b.span, "division by zero").label("is 0"));
                     return None;
                 }
-                Some((GExpr::Bin(op, Box::new(x), Box::new(y)), ty))
+                let bin = GExpr::Bin(op, Box::new(x), Box::new(y));
+                // Arithmetic keeps its place, where an overflow is reported.
+                Some((if ty == Type::Int { GExpr::Spanned(e.span, Box::new(bin)) } else { bin }, ty))
             }
         }
     }
@@ -1835,6 +1841,7 @@ fn is_fixed(e: &GExpr, it: u8) -> bool {
         | Opponent(x)
         | Index(x) => is_fixed(x, it),
         Bin(_, a, b) | Min(a, b) | Max(a, b) | OnTrack(a, b) | Member(a, b) => is_fixed(a, it) && is_fixed(b, it),
+        Spanned(_, x) => is_fixed(x, it),
         Cond(c, a, b) => is_fixed(c, it) && is_fixed(a, it) && is_fixed(b, it),
         _ => false,
     }

@@ -121,6 +121,9 @@ pub enum Expr {
     Before(Box<Expr>),
     /// The first site of a set, or none.
     First(Box<Expr>),
+    /// Arithmetic (`+ - * / %`, a minus, a `sum`) and where it is written,
+    /// so that a number grown too large is reported there.
+    Spanned(Span, Box<Expr>),
     /// A call of a rhai hook.
     Hook(u16, Vec<Expr>),
     /// The sites of a set for which a condition holds (the site in a local slot).
@@ -441,6 +444,7 @@ impl Expr {
             | Expr::Opponent(a)
             | Expr::Before(a)
             | Expr::First(a)
+            | Expr::Spanned(_, a)
             | Expr::Index(a)
             | Expr::Owner(a)
             | Expr::OwnedSite(_, a)
@@ -526,6 +530,7 @@ impl Expr {
     pub fn is_linear_and_fixed(&self) -> bool {
         match self {
             Expr::Count(x, c) => x.is_fixed() && c.as_ref().is_none_or(|c| c.is_fixed()),
+            Expr::Spanned(_, a) => a.is_linear_and_fixed(),
             Expr::Bin(BinOp::Add | BinOp::Sub, a, b) => a.is_linear_and_fixed() && b.is_linear_and_fixed(),
             Expr::Bin(BinOp::Mul, a, b) => {
                 (a.is_linear_and_fixed() && b.is_fixed()) || (a.is_fixed() && b.is_linear_and_fixed())
@@ -551,6 +556,7 @@ impl Expr {
     pub fn is_linear_in_counts(&self) -> bool {
         match self {
             Expr::Count(x, c) => x.is_fixed() && c.as_ref().is_none_or(|c| c.is_fixed()),
+            Expr::Spanned(_, a) => a.is_linear_in_counts(),
             Expr::Bin(BinOp::Add | BinOp::Sub, a, b) => a.is_linear_in_counts() && b.is_linear_in_counts(),
             Expr::Bin(BinOp::Mul, a, b) => {
                 (a.is_linear_in_counts() && b.is_fixed()) || (a.is_fixed() && b.is_linear_in_counts())

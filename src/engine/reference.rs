@@ -1541,6 +1541,7 @@ impl RefEngine {
                 Value::Int(lo + (self.random() % ((hi - lo) as u64 + 1)) as i64)
             }
             Expr::Opponent(p) => Value::Player(1 - self.player_of(p, f)?),
+            Expr::Spanned(_, x) => self.eval(x, f)?,
             Expr::Step(..) | Expr::Before(_) | Expr::First(_) => {
                 return Err(Fault::error("not in the reference".into()));
             }

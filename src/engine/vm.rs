@@ -370,11 +370,6 @@ pub(crate) fn none_here(want: &str) -> Fault {
     ))
 }
 
-#[cold]
-pub(crate) fn overflow() -> Fault {
-    Fault::error("a number in the rules grew too large".into())
-}
-
 /// Most values a range in a rule may run over during play.
 pub(crate) const MAX_RANGE: i64 = 100_000;
 

@@ -4,9 +4,10 @@
 //! compiler resolved to an index is looked up in a table made here, once.
 
 use super::{Fset, Fx, Lower, Program};
+use crate::diagnostics::Span;
 use crate::engine::game::{BinOp, Builtin, Domain, Expr, SiteId, Type, Value};
 use crate::engine::movegen;
-use crate::engine::vm::{Fault, NO_COLOUR, NO_SITE, NONE, Res, SetV, Vm, check_range, none_here, overflow};
+use crate::engine::vm::{Fault, NO_COLOUR, NO_SITE, NONE, Res, SetV, Vm, check_range, none_here};
 use crate::syntax::ast::Quant;
 
 /// A value read in place: a constant, a local variable, the mover, `last`.
@@ -353,6 +354,13 @@ fn read_set(p: &Program, vm: &mut Vm, set: SetV) {
 }
 
 macro_rules! bin {
+    ($a:ident, $b:ident, |$p:ident, $x:ident, $y:ident| $body:expr) => {
+        Box::new(move |$p: &Program, vm: &mut Vm| {
+            let $x = $a.get($p, vm)?;
+            let $y = $b.get($p, vm)?;
+            $body
+        })
+    };
     ($a:ident, $b:ident, |$x:ident, $y:ident| $body:expr) => {
         Box::new(move |p: &Program, vm: &mut Vm| {
             let $x = $a.get(p, vm)?;
@@ -390,7 +398,7 @@ impl Lower<'_> {
             Expr::Member(..) | Expr::OnTrack(..) | Expr::IsKind(..) | Expr::Not(_) | Expr::CanMove(_) => Type::Bool,
             Expr::Side(_) | Expr::Owner(_) | Expr::Opponent(_) => Type::Player,
             Expr::Step(..) | Expr::First(_) => Type::Site,
-            Expr::Before(x) => self.ty(x),
+            Expr::Before(x) | Expr::Spanned(_, x) => self.ty(x),
             Expr::Hook(h, _) => self.g.hooks.as_ref().map_or(Type::Int, |hk| hk.defs[*h as usize].returns),
             Expr::Filter(..) | Expr::KindSet(..) => Type::Set,
             Expr::Cond(_, a, _) => self.ty(a),
@@ -705,7 +713,7 @@ impl Lower<'_> {
             }
             Expr::Neg(x) => {
                 let x = self.opnd(x);
-                Box::new(move |p, vm| x.get(p, vm)?.checked_neg().ok_or_else(overflow))
+                Box::new(move |p, vm| x.get(p, vm)?.checked_neg().ok_or_else(|| too_large(p, None)))
             }
             Expr::Min(a, b) => {
                 let (a, b) = (self.opnd(a), self.opnd(b));
@@ -715,8 +723,18 @@ impl Lower<'_> {
                 let (a, b) = (self.opnd(a), self.opnd(b));
                 bin!(a, b, |x, y| Ok(x.max(y)))
             }
-            Expr::Bin(op, a, b) => self.binary(*op, a, b),
-            Expr::Quant(q, slot, dom, body) => self.quant(*q, *slot, dom, body),
+            Expr::Bin(op, a, b) => self.binary(*op, a, b, None),
+            Expr::Quant(q, slot, dom, body) => self.quant(*q, *slot, dom, body, None),
+            Expr::Spanned(span, inner) => match &**inner {
+                Expr::Bin(op, a, b) => self.binary(*op, a, b, Some(*span)),
+                Expr::Quant(q, slot, dom, body) => self.quant(*q, *slot, dom, body, Some(*span)),
+                Expr::Neg(x) => {
+                    let x = self.opnd(x);
+                    let span = *span;
+                    Box::new(move |p, vm| x.get(p, vm)?.checked_neg().ok_or_else(|| too_large(p, Some(span))))
+                }
+                other => self.x(other),
+            },
             Expr::CanMove(x) => {
                 let x = self.opnd(x);
                 Box::new(move |p, vm| {
@@ -792,7 +810,7 @@ impl Lower<'_> {
         }
     }
 
-    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Fx {
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Option<Span>) -> Fx {
         if matches!(op, BinOp::Eq | BinOp::Ne) && self.ty(a) == Type::Set {
             let (x, y) = (self.set(a), self.set(b));
             let eq = op == BinOp::Eq;
@@ -822,25 +840,25 @@ impl Lower<'_> {
             BinOp::Le => bin!(a, b, |x, y| Ok((x <= y) as i64)),
             BinOp::Gt => bin!(a, b, |x, y| Ok((x > y) as i64)),
             BinOp::Ge => bin!(a, b, |x, y| Ok((x >= y) as i64)),
-            BinOp::Add => bin!(a, b, |x, y| Ok(x.saturating_add(y))),
-            BinOp::Sub => bin!(a, b, |x, y| Ok(x.saturating_sub(y))),
-            BinOp::Mul => bin!(a, b, |x, y| Ok(x.saturating_mul(y))),
-            BinOp::Div => bin!(a, b, |x, y| {
+            BinOp::Add => bin!(a, b, |p, x, y| x.checked_add(y).ok_or_else(|| too_large(p, span))),
+            BinOp::Sub => bin!(a, b, |p, x, y| x.checked_sub(y).ok_or_else(|| too_large(p, span))),
+            BinOp::Mul => bin!(a, b, |p, x, y| x.checked_mul(y).ok_or_else(|| too_large(p, span))),
+            BinOp::Div => bin!(a, b, |p, x, y| {
                 if y == 0 {
                     return Err(Fault::error("division by zero".into()));
                 }
-                x.checked_div_euclid(y).ok_or_else(overflow)
+                x.checked_div_euclid(y).ok_or_else(|| too_large(p, span))
             }),
-            BinOp::Mod => bin!(a, b, |x, y| {
+            BinOp::Mod => bin!(a, b, |p, x, y| {
                 if y == 0 {
                     return Err(Fault::error("division by zero".into()));
                 }
-                x.checked_rem_euclid(y).ok_or_else(overflow)
+                x.checked_rem_euclid(y).ok_or_else(|| too_large(p, span))
             }),
         }
     }
 
-    fn quant(&mut self, q: Quant, slot: u8, dom: &Domain, body: &Expr) -> Fx {
+    fn quant(&mut self, q: Quant, slot: u8, dom: &Domain, body: &Expr, span: Option<Span>) -> Fx {
         let slot = slot as usize;
         let domain = match dom {
             Domain::Players => QDomain::Players,
@@ -864,7 +882,7 @@ impl Lower<'_> {
                 for v in 0..np {
                     vm.tick()?;
                     vm.locals[slot] = v;
-                    if quant_step(q, body.get(p, vm)?, &mut acc) {
+                    if quant_step(q, body.get(p, vm)?, &mut acc).map_err(|_| too_large(p, span))? {
                         stopped = true;
                         break;
                     }
@@ -878,7 +896,7 @@ impl Lower<'_> {
                 for v in lo..=hi {
                     vm.tick()?;
                     vm.locals[slot] = v;
-                    if quant_step(q, body.get(p, vm)?, &mut acc) {
+                    if quant_step(q, body.get(p, vm)?, &mut acc).map_err(|_| too_large(p, span))? {
                         stopped = true;
                         break;
                     }
@@ -888,7 +906,7 @@ impl Lower<'_> {
             QDomain::Walk(w) => Box::new(move |p, vm| {
                 let (mut acc, mut stopped) = (0, false);
                 w.run(p, vm, slot, |p, vm| {
-                    stopped = quant_step(q, body.get(p, vm)?, &mut acc);
+                    stopped = quant_step(q, body.get(p, vm)?, &mut acc).map_err(|_| too_large(p, span))?;
                     Ok(stopped)
                 })?;
                 Ok(quant_result(q, acc, stopped))
@@ -899,7 +917,7 @@ impl Lower<'_> {
                 for_each_site(p, vm, set, |p, vm, s| {
                     vm.tick()?;
                     vm.locals[slot] = s as i64;
-                    stopped = quant_step(q, body.get(p, vm)?, &mut acc);
+                    stopped = quant_step(q, body.get(p, vm)?, &mut acc).map_err(|_| too_large(p, span))?;
                     Ok(stopped)
                 })?;
                 Ok(quant_result(q, acc, stopped))
@@ -1061,14 +1079,27 @@ impl Lower<'_> {
 
 /// Takes one value of a quantifier's body; true when the answer is known.
 #[inline(always)]
-fn quant_step(q: Quant, r: i64, acc: &mut i64) -> bool {
-    match q {
+fn quant_step(q: Quant, r: i64, acc: &mut i64) -> Result<bool, ()> {
+    Ok(match q {
         Quant::Sum => {
-            *acc = acc.saturating_add(r);
+            *acc = acc.checked_add(r).ok_or(())?;
             false
         }
         Quant::Any => r != 0,
         Quant::All => r == 0,
+    })
+}
+
+/// A number beyond what the rules can hold, reported where it is written.
+#[cold]
+fn too_large(p: &Program, span: Option<Span>) -> Fault {
+    let what = "a number in the rules grew too large (beyond 9223372036854775807 either way)";
+    match span {
+        Some(span) => Fault::at(
+            format!("{what}: `{}`", p.game.sources.text(span).split_whitespace().collect::<Vec<_>>().join(" ")),
+            span,
+        ),
+        None => Fault::error(what.into()),
     }
 }
 
