@@ -93,7 +93,7 @@ impl Search<'_> {
     /// budget ran out during the search.
     fn node(&mut self, e: &mut Engine, depth: u32, mut alpha: i64, mut beta: i64) -> Result<Option<i64>, Halt> {
         self.clock.used += 1;
-        if self.clock.used.is_multiple_of(1024) && self.clock.spent() {
+        if self.clock.over() {
             return Ok(None);
         }
         let hash = e.hash();
@@ -125,6 +125,8 @@ impl Search<'_> {
         if depth >= 2 {
             let mut keyed = Vec::with_capacity(moves.len());
             for mv in moves {
+                // Each position made counts against the budget, ordering's too.
+                self.clock.used += 1;
                 e.apply(mv)?;
                 let scores = e.scores();
                 e.undo();

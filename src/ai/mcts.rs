@@ -119,7 +119,7 @@ pub(crate) fn search(e: &mut Engine, budget: Budget, rng: &mut ChaCha8Rng) -> Re
             }
         }
         // Playout; whatever happens, the moves made are unmade.
-        let reward = playout(e, rng, players, &mut made);
+        let reward = playout(e, rng, players, &mut made, &clock);
         for _ in 0..made {
             e.undo();
         }
@@ -130,6 +130,10 @@ pub(crate) fn search(e: &mut Engine, budget: Budget, rng: &mut ChaCha8Rng) -> Re
                 *total += r;
             }
         }
+    }
+    // Nothing searched (the budget ran out first): any legal move.
+    if nodes[0].children.is_empty() {
+        return Ok(e.sample_move(rng)?.map(|mv| Choice { mv, value: None, info: "no search".into() }));
     }
     let root = &nodes[0];
     let me = e.to_move() as usize;
@@ -172,8 +176,19 @@ fn select(nodes: &[Node], at: usize) -> Option<(Move, usize)> {
 }
 
 /// Random moves to the end (or the longest playout); the rewards there.
-fn playout(e: &mut Engine, rng: &mut ChaCha8Rng, players: usize, made: &mut usize) -> Result<Vec<f64>, Halt> {
-    for _ in 0..PLAYOUT {
+fn playout(
+    e: &mut Engine,
+    rng: &mut ChaCha8Rng,
+    players: usize,
+    made: &mut usize,
+    clock: &Clock,
+) -> Result<Vec<f64>, Halt> {
+    for ply in 0..PLAYOUT {
+        // A time budget holds within a playout too (a long game of huge
+        // counts once made one playout outlast it many times over).
+        if ply % 8 == 7 && clock.time_up() {
+            break;
+        }
         let Some(mv) = e.sample_move(rng)? else { break };
         e.apply(mv)?;
         *made += 1;

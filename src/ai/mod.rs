@@ -155,6 +155,18 @@ impl Clock {
             || self.time.is_some_and(|t| self.start.elapsed() >= t)
             || interrupted()
     }
+
+    /// [`spent`](Self::spent), cheaply enough to ask at every position: the
+    /// count of positions every time, the clock every 64.
+    #[inline]
+    pub fn over(&self) -> bool {
+        self.nodes.is_some_and(|n| self.used >= n) || (self.used.is_multiple_of(64) && self.spent())
+    }
+
+    /// Whether the time (not a count) is up, or a stop was asked for.
+    pub fn time_up(&self) -> bool {
+        self.time.is_some_and(|t| self.start.elapsed() >= t) || interrupted()
+    }
 }
 
 /// Lets an agent choose a move for the player to move; `None` when the game
