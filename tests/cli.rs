@@ -46,6 +46,20 @@ fn every_command_ends_with_a_documented_exit_code() {
         (&["solve", "rules/kalah.mancala", "--max-positions", "1000"], 3),
         (&["solve", "rules/kalah.mancala", "--time", "soon"], 2),
         (&["solitaire", "rules/cups.mancala", "--goal", "s=4,0,0,9", "--max-moves", "2"], 3),
+        // Memory for 300-odd positions: the search gives up at once, not the machine.
+        (
+            &[
+                "solitaire",
+                "rules/cups.mancala",
+                "--set",
+                "cups=10",
+                "--goal",
+                "s=10,8,6,4,2,0,2,1,1,0",
+                "--memory",
+                "64K",
+            ],
+            3,
+        ),
         (&["solitaire", "rules/cups.mancala", "--goal", "turn=north"], 2),
         (&["match", "rules/kalah.mancala", "--agents", "random", "--games", "0"], 2),
         (&["match", "rules/kalah.mancala", "--agents", "random,random,random", "--games", "1"], 2),

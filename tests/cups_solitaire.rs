@@ -1,7 +1,7 @@
 //! The Cups text's solitaire claims ("perfect endgame" positions, Table 1),
 //! checked with the generic solitaire solver on the shipped rule file.
 
-use mancala::ai::solitaire::{Outcome, fewest_moves};
+use mancala::ai::solitaire::{Limits, Outcome, fewest_moves};
 use mancala::session::{Session, Setup};
 
 /// A Cups session of `cups` cups per side at the position `set` (north out
@@ -27,7 +27,8 @@ fn list(counts: &[i32]) -> String {
 fn fewest(rules: &str, cups: usize, from: &str, goal: &str) -> Option<Vec<String>> {
     let s = cups_at(rules, cups, from);
     let goal = s.parse_goal(goal).unwrap();
-    let report = fewest_moves(s.engine(), &goal, 10_000_000, 1_000, &mut |_| {}).unwrap();
+    let limits = Limits { max_positions: 10_000_000, max_moves: 1_000, memory: 1 << 30 };
+    let report = fewest_moves(s.engine(), &goal, limits, &mut |_| {}).unwrap();
     match report.outcome {
         Outcome::Reached { line } => Some(line),
         Outcome::Unreachable => None,

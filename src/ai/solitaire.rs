@@ -45,27 +45,36 @@ pub struct Report {
     pub seconds: f64,
 }
 
-/// Searches from the position of `e` (left as it was) for `goal`, keeping
-/// at most `max_positions` positions and looking at most `max_moves` moves
-/// ahead. `progress` hears of each depth finished.
-pub fn fewest_moves(
-    e: &Engine,
-    goal: &Goal,
-    max_positions: usize,
-    max_moves: usize,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Report, Halt> {
-    // The search works on a copy, so `e` is as it was whatever happens.
-    search(&mut e.clone(), goal, max_positions, max_moves, progress)
+/// How far a solitaire search may go: positions kept, moves looked ahead,
+/// and the memory its positions may take (about: see [`position_bytes`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_positions: usize,
+    pub max_moves: usize,
+    pub memory: usize,
 }
 
-fn search(
-    e: &mut Engine,
-    goal: &Goal,
-    max_positions: usize,
-    max_moves: usize,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Report, Halt> {
+/// Searches from the position of `e` (left as it was) for `goal`, within
+/// `limits`. `progress` hears of each depth finished.
+pub fn fewest_moves(e: &Engine, goal: &Goal, limits: Limits, progress: &mut dyn FnMut(&str)) -> Result<Report, Halt> {
+    // The search works on a copy, so `e` is as it was whatever happens.
+    search(&mut e.clone(), goal, limits, progress)
+}
+
+/// About how many bytes a position kept by the search takes: in the table
+/// of positions reached, and while it waits in a layer to be searched.
+fn position_bytes(e: &Engine) -> usize {
+    let pos = e.position();
+    // The table's entry (key, parent, move, and the table's own overhead),
+    // and the position itself: its two vectors and their allocations.
+    48 + std::mem::size_of::<Position>() + pos.counts.len() * 4 + pos.vars.len() * 16 + 32
+}
+
+fn search(e: &mut Engine, goal: &Goal, limits: Limits, progress: &mut dyn FnMut(&str)) -> Result<Report, Halt> {
+    let Limits { max_positions, max_moves, memory } = limits;
+    // Positions beyond what the memory holds are given up on, as beyond
+    // `max_positions`: the search ends rather than the machine running out.
+    let max_positions = max_positions.min(memory / position_bytes(e)).max(1);
     if e.game.history {
         return Err(Halt::Error(super::solve::HISTORY.into()));
     }

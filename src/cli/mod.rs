@@ -171,6 +171,10 @@ pub enum Command {
         /// Give up (exit code 3) after looking this many moves ahead.
         #[arg(long, value_name = "N", default_value_t = 1_000)]
         max_moves: usize,
+        /// Give up (exit code 3) before the positions kept take more memory than this
+        /// (512M, 2G; default: half the machine's).
+        #[arg(long, value_name = "SIZE", value_parser = crate::ai::table::parse_bytes)]
+        memory: Option<usize>,
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
@@ -326,8 +330,8 @@ pub fn run(cli: Cli) -> i32 {
         Command::Perft { file, choice, depth, position, seed, divide, json } => {
             search::perft(file, choice, (position, seed), depth as usize, (divide, json), color)
         }
-        Command::Solitaire { file, choice, position, goal, max_positions, max_moves, json } => {
-            search::solitaire(file, choice, position, &goal, (max_positions, max_moves), json, color)
+        Command::Solitaire { file, choice, position, goal, max_positions, max_moves, memory, json } => {
+            search::solitaire(file, choice, position, &goal, (max_positions, max_moves, memory), json, color)
         }
         Command::Match { file, choice, agents, games, seed, max_plies, opening, json } => {
             let play = crate::analysis::Play { max_plies, opening };

@@ -39,11 +39,11 @@ pub(super) fn solitaire(
     choice: Choice,
     position: Option<String>,
     goal: &str,
-    (max_positions, max_moves): (usize, usize),
+    (max_positions, max_moves, memory): (usize, usize, Option<usize>),
     json: bool,
     color: bool,
 ) -> i32 {
-    use crate::ai::solitaire::{Outcome, fewest_moves};
+    use crate::ai::solitaire::{Limits, Outcome, fewest_moves};
     let s = match session_at(file, choice, position, color) {
         Ok(s) => s,
         Err(code) => return code,
@@ -55,7 +55,9 @@ pub(super) fn solitaire(
             return exit::USAGE;
         }
     };
-    let report = match fewest_moves(s.engine(), &goal, max_positions, max_moves, &mut |line| noteln!("{line}")) {
+    let memory = memory.unwrap_or_else(crate::ai::table::default_budget);
+    let limits = Limits { max_positions, max_moves, memory };
+    let report = match fewest_moves(s.engine(), &goal, limits, &mut |line| noteln!("{line}")) {
         Ok(r) => r,
         Err(h) => {
             noteln!("{h}");
@@ -84,7 +86,7 @@ pub(super) fn solitaire(
             Outcome::Unreachable => sayln!("unreachable: none of the positions that can be reached meets the goal"),
             Outcome::GaveUp { moves } => {
                 sayln!(
-                    "not found within {moves} moves (the search stopped there; raise --max-positions or --max-moves)"
+                    "not found within {moves} moves (the search stopped there; raise --max-positions, --max-moves or --memory)"
                 )
             }
         }
