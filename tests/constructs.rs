@@ -417,6 +417,44 @@ fn a_round_ends_sets_up_the_next_and_says_who_starts_it() {
 }
 
 #[test]
+fn a_round_sets_state_for_the_next_round_and_an_end_may_not() {
+    // The holes the refill could not fill are closed for the round, and
+    // sowing skips them.
+    let mut e = engine(
+        "state closed of every pit: condition
+         setup { put 2 in s1  put 1 in n2 }
+         move take \"t{h}\" { choose h in every pit of mover where count(h) > 0  take h to store(mover) }
+         move go \"{h}\" { choose h in every pit of mover where count(h) > 0  sow h along round skip it is pit and closed(it) }
+         round refill when count(every pit) == 0 {
+           take 2 from S to s1
+           take 1 from N to n2
+           for h in every pit { set closed(h) = count(h) == 0 }
+         }",
+    );
+    let start = e.position().clone();
+    play(&mut e, "ts1");
+    let before_round = e.position().clone();
+    play(&mut e, "tn2");
+    assert_eq!(counts(&e), [2, 0, 0, 0, 1, 0, 0, 0]);
+    // s1's two counters pass over the closed s2, s3 and n1: one into n2,
+    // and, n3 closed too, one back into s1.
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [1, 0, 0, 0, 2, 0, 0, 0]);
+    // Undo takes back the state the round set, with the rest.
+    assert!(e.undo() && e.undo());
+    assert_eq!(e.position(), &before_round);
+    assert!(e.undo());
+    assert_eq!(e.position(), &start);
+
+    let err = compile(
+        "state closed of every pit: condition\nsetup { put 1 in s1 }\nmove m \"{h}\" { choose h in every pit of mover  take h to S }\nend e when true { set closed(s1) = true }",
+    )
+    .err()
+    .unwrap();
+    assert!(err.contains("`set` belongs in a move, a rule, a `round` or `setup`"), "{err}");
+}
+
+#[test]
 fn start_in_the_setup_says_who_moves_first() {
     let rules = |first: &str| {
         format!(

@@ -592,9 +592,11 @@ impl Compiler {
                     self.unknown(var, "state variable", names);
                     return None;
                 };
-                if !scope.ctx.effects && !scope.ctx.setup {
+                // A round sets up the next round: state too (holes closed
+                // by the refill, say), as a move or the setup would.
+                if !scope.ctx.effects && !scope.ctx.setup && !scope.ctx.starts {
                     self.error(
-                        Diagnostic::error(s.span, "`set` belongs in a move, a rule or `setup`")
+                        Diagnostic::error(s.span, "`set` belongs in a move, a rule, a `round` or `setup`")
                             .label("not allowed here"),
                     );
                     return None;
