@@ -91,50 +91,60 @@ fn perft_of_every_game_of_the_library() {
 }
 
 /// Random games of every game and variant of the library, seeded. CI runs
-/// this slice; `SOAK_GAMES=100000 cargo test --release --test library soak`
-/// runs a long campaign.
+/// this slice; a long campaign is
+/// `SOAK_GAMES=100000 cargo test --release --test library soak -- --nocapture`
+/// (the games and variants side by side on every core; `SOAK_FILES=oware,wari`
+/// soaks only those files).
 #[test]
 fn soak_every_game_of_the_library() {
+    use rayon::prelude::*;
     let games: u64 = std::env::var("SOAK_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
-    let mut moves: Vec<Move> = Vec::new();
-    let mut report = Vec::new();
-    for file in library() {
-        for variants in configurations(&file) {
-            let game = compile(&file, &variants);
-            let what = format!("{file} {variants:?}");
-            let mut plies_total = 0u64;
-            for seed in 0..games {
-                let mut e = Engine::with_seed(game.clone(), seed).unwrap();
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                let total = e.total_counters() + e.removed();
-                let mut plies = 0u64;
-                loop {
-                    e.legal_moves(&mut moves).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let mv = moves[rng.gen_range(0..moves.len())];
-                    let before = e.position().clone();
-                    e.apply(mv).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
-                    assert_eq!(e.total_counters() + e.removed(), total, "{what} seed {seed} ply {plies}: counters");
-                    assert!(e.position().counts.iter().all(|&c| c >= 0), "{what} seed {seed}: a negative count");
-                    if plies.is_multiple_of(11) {
-                        assert!(e.undo());
-                        assert_eq!(e.position(), &before, "{what} seed {seed} ply {plies}: undo");
-                        e.apply(mv).unwrap();
-                    }
-                    plies += 1;
-                    assert!(plies < 20_000, "{what} seed {seed}: no end after {plies} plies");
-                }
-                let o = e.outcome().unwrap().expect("no legal move means the game is over");
-                assert!(!o.winners.is_empty(), "{what} seed {seed}: nobody wins and nobody draws");
-                plies_total += plies;
-            }
-            assert!(plies_total > 0, "{what}: no move was ever made");
-            report.push(format!("{what}: {games} games, {plies_total} plies"));
-        }
-    }
+    let only: Option<Vec<String>> = std::env::var("SOAK_FILES").ok().map(|v| v.split(',').map(String::from).collect());
+    let runs: Vec<(String, Vec<String>)> = library()
+        .into_iter()
+        .filter(|f| only.as_ref().is_none_or(|o| o.contains(&stem(f))))
+        .flat_map(|f| configurations(&f).into_iter().map(move |v| (f.clone(), v)))
+        .collect();
+    let mut report: Vec<String> = runs.par_iter().map(|(file, variants)| soak(file, variants, games)).collect();
+    report.sort();
     eprintln!("{}", report.join("\n"));
+}
+
+fn soak(file: &str, variants: &[String], games: u64) -> String {
+    let started = std::time::Instant::now();
+    let game = compile(file, variants);
+    let what = format!("{file} {variants:?}");
+    let mut moves: Vec<Move> = Vec::new();
+    let mut plies_total = 0u64;
+    for seed in 0..games {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let total = e.total_counters() + e.removed();
+        let mut plies = 0u64;
+        loop {
+            e.legal_moves(&mut moves).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len())];
+            let before = e.position().clone();
+            e.apply(mv).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
+            assert_eq!(e.total_counters() + e.removed(), total, "{what} seed {seed} ply {plies}: counters");
+            assert!(e.position().counts.iter().all(|&c| c >= 0), "{what} seed {seed}: a negative count");
+            if plies.is_multiple_of(11) {
+                assert!(e.undo());
+                assert_eq!(e.position(), &before, "{what} seed {seed} ply {plies}: undo");
+                e.apply(mv).unwrap();
+            }
+            plies += 1;
+            assert!(plies < 20_000, "{what} seed {seed}: no end after {plies} plies");
+        }
+        let o = e.outcome().unwrap().expect("no legal move means the game is over");
+        assert!(!o.winners.is_empty(), "{what} seed {seed}: nobody wins and nobody draws");
+        plies_total += plies;
+    }
+    assert!(plies_total > 0, "{what}: no move was ever made");
+    format!("{what}: {games} games, {plies_total} plies, {:.1?}", started.elapsed())
 }
 
 #[test]
