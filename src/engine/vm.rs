@@ -102,6 +102,14 @@ impl Frame {
     }
 }
 
+/// A fingerprint of counts: equal counts, equal prints (different counts
+/// may share one; `repetitions` then compares them in full).
+fn fingerprint(counts: &[i32]) -> u64 {
+    counts
+        .iter()
+        .fold(0x243F_6A88_85A3_08D3u64, |h, &c| (h ^ c as u32 as u64).wrapping_mul(0x0100_0000_01B3).rotate_left(5))
+}
+
 /// Loop and sowing steps one call of the engine may take.
 pub(crate) const FUEL: u64 = 20_000_000;
 
@@ -116,6 +124,10 @@ pub(crate) struct Vm {
     undo_counts: Vec<i32>,
     undo_vars: Vec<Value>,
     undo_turns: Vec<Turn>,
+    /// A fingerprint of the counts of each saved position, made when
+    /// `repetitions` first compares it, so that most comparisons are one
+    /// number (only the rules that read `repetitions` pay for it).
+    undo_prints: Vec<u64>,
     /// Reused buffers of moves (nothing is allocated once warm).
     pub scratch: Vec<Vec<Move>>,
     /// The groups of moves a random move is drawn from (reused buffer).
@@ -150,6 +162,7 @@ impl Clone for Vm {
             undo_counts: self.undo_counts.clone(),
             undo_vars: self.undo_vars.clone(),
             undo_turns: self.undo_turns.clone(),
+            undo_prints: self.undo_prints.clone(),
             scratch: vec![],
             group_buf: vec![],
             avoided: vec![],
@@ -190,6 +203,7 @@ impl Vm {
             undo_counts: Vec::with_capacity(n * 256),
             undo_vars: Vec::with_capacity(state_slots * 256),
             undo_turns: Vec::with_capacity(256),
+            undo_prints: Vec::new(),
             scratch: vec![],
             group_buf: vec![],
             avoided: vec![],
@@ -273,6 +287,7 @@ impl Vm {
         let Some(t) = self.undo_turns.pop() else {
             return false;
         };
+        self.undo_prints.truncate(self.undo_turns.len());
         let n = self.pos.counts.len();
         let at = self.undo_counts.len() - n;
         self.pos.counts.copy_from_slice(&self.undo_counts[at..]);
@@ -301,12 +316,17 @@ impl Vm {
 
     /// How many times the current position occurred before in this game
     /// (the same counters, state and player to move, in the same phase).
-    pub(crate) fn repetitions(&self) -> usize {
+    pub(crate) fn repetitions(&mut self) -> usize {
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
+        for k in self.undo_prints.len()..self.undo_turns.len() {
+            self.undo_prints.push(fingerprint(&self.undo_counts[k * n..(k + 1) * n]));
+        }
+        let here = fingerprint(&self.pos.counts);
         (0..self.undo_turns.len())
             .filter(|&k| {
                 let t = self.undo_turns[k];
-                t.to_move == self.pos.turn.to_move
+                self.undo_prints[k] == here
+                    && t.to_move == self.pos.turn.to_move
                     && t.phase == self.pos.turn.phase
                     && self.undo_counts[k * n..(k + 1) * n] == self.pos.counts[..]
                     && self.undo_vars[k * v..(k + 1) * v] == self.pos.vars[..]
@@ -320,6 +340,8 @@ impl Vm {
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
         let Some(t) = self.undo_turns.last_mut() else { return false };
         std::mem::swap(t, &mut self.pos.turn);
+        // The saved position changes: its fingerprint is made again.
+        self.undo_prints.truncate(self.undo_turns.len() - 1);
         let at = self.undo_counts.len() - n;
         self.undo_counts[at..].swap_with_slice(&mut self.pos.counts);
         let at = self.undo_vars.len() - v;
