@@ -14,7 +14,9 @@
 //!   `MANCALA_FUZZ_JOBS=2` runs two workers at once; the README has the last
 //!   long campaign's size and result).
 //! - `MANCALA_FUZZ_CASE=N` (with the campaign's seed): writes case N and runs
-//!   it in this process, to see a failure happen.
+//!   it in this process, to see a failure happen (case N is made from the
+//!   rule files as they are: after they change, the file a failure wrote
+//!   runs with `MANCALA_FUZZ_FILE=PATH MANCALA_FUZZ_CASE=N`).
 
 mod cases;
 mod grammar;
@@ -53,6 +55,13 @@ fn campaign() {
     let seed = env_u64("MANCALA_FUZZ_SEED").unwrap_or(1);
     if let Ok(range) = std::env::var("MANCALA_FUZZ_WORKER") {
         return worker(seed, &range);
+    }
+    if let Ok(path) = std::env::var("MANCALA_FUZZ_FILE") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let i = env_u64("MANCALA_FUZZ_CASE").unwrap_or(0);
+        eprintln!("{path}, played as case {i}");
+        cases::run(&text, i, &mut cases::Tally::default());
+        return;
     }
     let corpus = cases::Corpus::load();
     if let Some(i) = env_u64("MANCALA_FUZZ_CASE") {
@@ -110,7 +119,8 @@ fn run_share(corpus: &cases::Corpus, watch: Watch, from: u64, to: u64) -> ([u64;
                 let path = dir().join(format!("case-{seed}-{at}.mancala"));
                 std::fs::write(&path, corpus.case(seed, at)).unwrap();
                 failures.push(format!(
-                    "case {at}: {why}\n  the file: {}\n  again: MANCALA_FUZZ_SEED={seed} MANCALA_FUZZ_CASE={at} cargo test --test fuzz -- --nocapture",
+                    "case {at}: {why}\n  the file: {}\n  again: MANCALA_FUZZ_FILE={} MANCALA_FUZZ_CASE={at} cargo test --test fuzz -- --nocapture",
+                    path.display(),
                     path.display()
                 ));
                 next = at + 1;
