@@ -149,10 +149,14 @@ fn default_rows(g: &Game) -> Vec<Vec<Cell>> {
     rows
 }
 
-/// "south wins (south 25, north 23)", "a draw (...)", "red and blue share the win (...)".
+/// "south wins (south 25, north 23)", "a draw (...)", "red and blue share the win (...)";
+/// "solo loses (solo 1)" when nobody wins (a game of one player, lost).
 pub fn outcome(g: &Game, o: &Outcome) -> String {
     let names: Vec<&str> = o.winners.iter().map(|&p| g.players[p as usize].as_str()).collect();
-    let who = if o.winners.len() == g.players.len() && g.players.len() > 1 {
+    let who = if names.is_empty() {
+        let all: Vec<&str> = g.players.iter().map(|p| p.as_str()).collect();
+        format!("{} {}", join_and(&all), if all.len() == 1 { "loses" } else { "lose" })
+    } else if o.winners.len() == g.players.len() && g.players.len() > 1 {
         "a draw".to_string()
     } else if names.len() == 1 {
         format!("{} wins", names[0])

@@ -201,7 +201,8 @@ fn rewards(e: &mut Engine, players: usize) -> Result<Vec<f64>, Halt> {
     let mut r = vec![0.0; players];
     match e.outcome()? {
         Some(o) => {
-            let share = 1.0 / o.winners.len() as f64;
+            // Nobody wins a lost solitaire: no reward for anyone.
+            let share = 1.0 / o.winners.len().max(1) as f64;
             for w in o.winners {
                 r[w as usize] = share;
             }

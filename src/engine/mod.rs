@@ -87,7 +87,8 @@ pub struct Position {
 pub struct Outcome {
     pub scores: Vec<i64>,
     /// The players with the highest score: one winner, or several sharing the
-    /// win (all of them: a draw).
+    /// win (all of them: a draw); or whom an `end ... winner`/`loser` names.
+    /// Empty when nobody wins: the one player of a solitaire named the loser.
     pub winners: Vec<PlayerId>,
 }
 
