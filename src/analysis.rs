@@ -78,7 +78,7 @@ pub fn play_one(game: &Arc<Game>, agents: &[AgentSpec], seed: u64, play: Play) -
         if crate::ai::interrupted() {
             return Err("interrupted".into());
         }
-        match choose(spec, &e, &mut rng).map_err(|h| h.to_string())? {
+        match choose(spec, &mut e, &mut rng).map_err(|h| h.to_string())? {
             Some(c) => e.apply(c.mv).map_err(|h| h.to_string())?,
             None => break,
         }

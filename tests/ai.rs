@@ -38,7 +38,7 @@ fn agents_only_ever_play_legal_moves() {
                 let mut e = Engine::with_seed(g.clone(), seed).unwrap();
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 for _ in 0..400 {
-                    let Some(c) = choose(agent, &e, &mut rng).unwrap() else { break };
+                    let Some(c) = choose(agent, &mut e, &mut rng).unwrap() else { break };
                     // Legal: found by its name among the moves of the position.
                     let name = e.move_name(c.mv);
                     assert_eq!(e.find_move(&name).unwrap(), Some(c.mv), "{} {agent}: `{name}` is not legal", g.name);
@@ -152,7 +152,7 @@ fn alphabeta_plays_a_move_that_keeps_the_value() {
         let exact = minimax(&mut e);
         let me = e.to_move();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let c = choose("alphabeta:2000000".parse().unwrap(), &e, &mut rng).unwrap().unwrap();
+        let c = choose("alphabeta:2000000".parse().unwrap(), &mut e, &mut rng).unwrap().unwrap();
         e.apply(c.mv).unwrap();
         let after = minimax(&mut e);
         e.undo();

@@ -37,7 +37,7 @@ fn an_alpha_beta_budget_of_positions_is_kept() {
     }
     for budget in [300u64, 1000] {
         let spec: AgentSpec = format!("alphabeta:{budget}").parse().unwrap();
-        let c = choose(spec, &e, &mut rng).unwrap().unwrap();
+        let c = choose(spec, &mut e, &mut rng).unwrap().unwrap();
         // The count is checked at every position; one node's ordering (64
         // moves at most) may finish past it.
         assert!(nodes(&c.info) <= budget + 65, "alphabeta:{budget} searched {}", c.info);
@@ -59,7 +59,7 @@ fn an_mcts_time_budget_is_kept_when_a_playout_is_long() {
     e.set_position(pos).unwrap();
     let spec: AgentSpec = "mcts:300ms".parse().unwrap();
     let start = Instant::now();
-    let c = choose(spec, &e, &mut ChaCha8Rng::seed_from_u64(1)).unwrap();
+    let c = choose(spec, &mut e, &mut ChaCha8Rng::seed_from_u64(1)).unwrap();
     assert!(c.is_some());
     // A generous bound (this machine may be busy): the budget and a few plies.
     assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());

@@ -1,4 +1,5 @@
-//! The hot path (legal moves, apply, undo) allocates nothing once warm. A
+//! The hot path (legal moves, apply, undo, and the random agent's choice)
+//! allocates nothing once warm. A
 //! counting allocator wraps the system one in this test binary, which holds
 //! this one test only, so nothing else allocates while it counts.
 
@@ -85,5 +86,30 @@ fn legal_moves_apply_and_undo_allocate_nothing_once_warm() {
         let n = ALLOCATIONS.load(Ordering::Relaxed);
         assert!(made > 1000, "{rules}: only {made} moves made");
         assert_eq!(n, 0, "{rules} {variants:?}: {n} allocations in {made} plies of legal moves, apply and undo");
+
+        // The random agent draws from the game itself: no copy of the game
+        // (and of its whole history) at every move, nothing allocated.
+        let random: mancala::ai::AgentSpec = "random".parse().unwrap();
+        let mut agent = |e: &mut Engine, rng: &mut ChaCha8Rng| {
+            let mut made = 0;
+            for _ in 0..3000 {
+                match mancala::ai::choose(random, e, rng).unwrap() {
+                    Some(c) => {
+                        e.apply(c.mv).unwrap();
+                        made += 1;
+                    }
+                    None => while e.undo() {},
+                }
+            }
+            made
+        };
+        // Warm: the buffers a random draw uses grow to their size.
+        agent(&mut e, &mut rng);
+        ALLOCATIONS.store(0, Ordering::Relaxed);
+        COUNTING.store(true, Ordering::Relaxed);
+        let made = agent(&mut e, &mut rng);
+        COUNTING.store(false, Ordering::Relaxed);
+        let n = ALLOCATIONS.load(Ordering::Relaxed);
+        assert_eq!(n, 0, "{rules} {variants:?}: {n} allocations in {made} moves of the random agent");
     }
 }

@@ -269,7 +269,7 @@ fn agents_search_with_draws_of_their_own_not_the_games() {
         for agent in ["alphabeta:2000", "greedy", "mcts:100"] {
             let spec: mancala::ai::AgentSpec = agent.parse().unwrap();
             let pick = |e: &Engine| {
-                let c = mancala::ai::choose(spec, e, &mut ChaCha8Rng::seed_from_u64(7)).unwrap().unwrap();
+                let c = mancala::ai::choose(spec, &mut e.clone(), &mut ChaCha8Rng::seed_from_u64(7)).unwrap().unwrap();
                 (c.mv, c.value.map(f64::to_bits))
             };
             assert_eq!(pick(&quiet), pick(&blowing), "ply {cut}, {agent}");

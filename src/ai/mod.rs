@@ -172,7 +172,13 @@ impl Clock {
 /// Lets an agent choose a move for the player to move; `None` when the game
 /// is over. The agent searches a copy, so `e` is as it was whatever happens
 /// (a rule that fails deep in a search leaves the game in progress intact).
-pub fn choose(spec: AgentSpec, e: &Engine, rng: &mut ChaCha8Rng) -> Result<Option<Choice>, Halt> {
+/// A random move in a game without chance is drawn from `e` itself, which
+/// listing moves leaves as it was: a copy holds the game's whole history,
+/// and copying it at every move made long random games quadratic.
+pub fn choose(spec: AgentSpec, e: &mut Engine, rng: &mut ChaCha8Rng) -> Result<Option<Choice>, Halt> {
+    if matches!(spec.kind, Kind::Random) && !e.game.chance {
+        return Ok(e.sample_move(rng)?.map(|mv| Choice { mv, value: None, info: String::new() }));
+    }
     let e = &mut e.clone();
     // The game's draws to come are its seed's: a search that kept the seed
     // would know them (when the kettle whistles, how the dice fall). The

@@ -20,7 +20,7 @@ impl Session {
 
     pub(super) fn hint(&mut self, text: &str) -> Result<String, String> {
         let spec = self.agent_or_default(text).map_err(|e| format!("{e}\n"))?;
-        let pick = crate::ai::choose(spec, &self.engine, &mut self.rng);
+        let pick = crate::ai::choose(spec, &mut self.engine, &mut self.rng);
         if crate::ai::interrupted() {
             return Err("the hint's search was stopped (Ctrl-C); the game is as it was\n".into());
         }
@@ -87,7 +87,7 @@ impl Session {
         for _ in 0..10_000 {
             let me = self.engine.to_move() as usize;
             let Some(spec) = self.ai.get(me).copied().flatten() else { break };
-            let pick = crate::ai::choose(spec, &self.engine, &mut self.rng);
+            let pick = crate::ai::choose(spec, &mut self.engine, &mut self.rng);
             if crate::ai::interrupted() {
                 // Its search was stopped: no half-thought move is made.
                 self.agents_wait = true;
