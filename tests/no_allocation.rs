@@ -90,7 +90,7 @@ fn legal_moves_apply_and_undo_allocate_nothing_once_warm() {
         // The random agent draws from the game itself: no copy of the game
         // (and of its whole history) at every move, nothing allocated.
         let random: mancala::ai::AgentSpec = "random".parse().unwrap();
-        let mut agent = |e: &mut Engine, rng: &mut ChaCha8Rng| {
+        let agent = |e: &mut Engine, rng: &mut ChaCha8Rng| {
             let mut made = 0;
             for _ in 0..3000 {
                 match mancala::ai::choose(random, e, rng).unwrap() {
