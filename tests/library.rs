@@ -16,7 +16,7 @@ use std::sync::Arc;
 use mancala::compile::{Config, compile_file};
 use mancala::engine::{Engine, Move};
 use mancala::perft::perft_each;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 const SEEDS: &[&str] = &["kalah", "cups", "spectral-reapers", "tea-party"];
@@ -128,8 +128,15 @@ fn soak(file: &str, variants: &[String], games: u64) -> String {
             let drawn = e.sample_move(&mut rng).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
             if e.count_moves().unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}")) <= 64 {
                 e.legal_moves(&mut moves).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
-                assert_eq!(moves.is_empty(), drawn.is_none(), "{what} seed {seed} ply {plies}: no move drawn from {moves:?}");
-                assert!(drawn.is_none_or(|m| moves.contains(&m)), "{what} seed {seed} ply {plies}: {drawn:?} not legal");
+                assert_eq!(
+                    moves.is_empty(),
+                    drawn.is_none(),
+                    "{what} seed {seed} ply {plies}: no move drawn from {moves:?}"
+                );
+                assert!(
+                    drawn.is_none_or(|m| moves.contains(&m)),
+                    "{what} seed {seed} ply {plies}: {drawn:?} not legal"
+                );
             }
             let Some(mv) = drawn else { break };
             let before = e.position().clone();
