@@ -318,6 +318,31 @@ fn none_compares_with_players_sites_and_tracks_and_unset_state_reads_as_none_0_o
 }
 
 #[test]
+fn none_can_be_given_to_a_definition_and_takes_its_kind_where_it_is_used() {
+    // `unmarked(none)` compares the site state with `none`, and
+    // `pick(true, s3, none)` gives `none` the kind of the other branch.
+    let mut e = engine(
+        "state mark: site
+         define same(x, y) = x == y
+         define pick(c, a, b) = if c then a else b
+         define chain(x) = same(mark, x)
+         setup { put 1 in every pit }
+         move mark \"{h}\" { choose h in every pit of mover where same(mark, none) and chain(none)
+           and h != pick(false, s3, none)
+           set mark = pick(true, h, none) }",
+    );
+    assert_eq!(names(&mut e), ["s1", "s2", "s3"]);
+    play(&mut e, "s2");
+    assert!(names(&mut e).is_empty());
+    // Where nothing gives it a kind, it is still refused, at the argument's
+    // use in the body.
+    let err = compile("define f(x) = x\nmove m \"{h}\" { choose h in every pit of mover where f(none) == s1 }")
+        .err()
+        .unwrap();
+    assert!(err.contains("`none` has no kind here"), "{err}");
+}
+
+#[test]
 fn an_end_can_name_the_winner_or_the_loser() {
     // South ends the game at once by sowing into n1: North loses, though
     // North has more in store.

@@ -54,6 +54,8 @@ struct Scope {
     vars: Vec<(String, u8, Type)>,
     /// Parameters of a `define` being inlined: the argument expressions.
     aliases: Vec<(String, GExpr, Type)>,
+    /// Parameters given `none`: each stands for the word, typed where used.
+    nones: Vec<String>,
     used: usize,
     max: usize,
     ctx: Ctx,
@@ -62,6 +64,12 @@ struct Scope {
 impl Scope {
     fn new(ctx: Ctx) -> Self {
         Scope { ctx, ..Default::default() }
+    }
+    /// Whether `e` is `none`: the word, or a parameter it was given as.
+    fn is_none(&self, e: &Expr) -> bool {
+        is_none(e)
+            || matches!(&e.kind, ExprKind::Name(n)
+                if self.nones.contains(&n.name) && !self.vars.iter().any(|(k, _, _)| *k == n.name))
     }
     fn bind(&mut self, name: &str, ty: Type) -> u8 {
         let slot = self.used.min(MAX_LOCALS - 1) as u8;
@@ -854,7 +862,13 @@ impl Compiler {
             return None;
         }
         let mut bound = Vec::new();
+        let mut nones = Vec::new();
         for (p, a) in def.params.iter().zip(args) {
+            // `none` takes its kind from where the body uses it.
+            if scope.is_none(a) {
+                nones.push(p.name.clone());
+                continue;
+            }
             let (e, ty) = self.expr(a, scope)?;
             // The argument is written into the body at each use: a random
             // number would be drawn again at each.
@@ -876,11 +890,13 @@ impl Compiler {
         // The body sees its parameters and the globals, not the caller's locals.
         let saved_vars = std::mem::take(&mut scope.vars);
         let saved_aliases = std::mem::replace(&mut scope.aliases, bound);
+        let saved_nones = std::mem::replace(&mut scope.nones, nones);
         self.inlining.push(d);
         let r = self.expr(&def.body, scope);
         self.inlining.pop();
         scope.vars = saved_vars;
         scope.aliases = saved_aliases;
+        scope.nones = saved_nones;
         if self.inlining.is_empty() && (self.inlined > MAX_INLINED || self.inlined_too_deep) {
             let what = if !self.inlined_too_deep {
                 format!(
@@ -1023,7 +1039,7 @@ impl Compiler {
     }
 
     fn expect(&mut self, e: &Expr, want: Type, scope: &mut Scope) -> Option<GExpr> {
-        if is_none(e) && matches!(want, Type::Player | Type::Site | Type::Track) {
+        if scope.is_none(e) && matches!(want, Type::Player | Type::Site | Type::Track) {
             return Some(GExpr::Const(Value::None));
         }
         let (x, ty) = self.expr(e, scope)?;
@@ -1095,13 +1111,13 @@ impl Compiler {
                 let read_c = self.take_reads();
                 // `none` in one branch takes the other's type.
                 let (ea, eb) = (&**a, &**b);
-                let mut a = if is_none(ea) { None } else { self.expr(ea, scope) };
+                let mut a = if scope.is_none(ea) { None } else { self.expr(ea, scope) };
                 let read_a = self.take_reads();
-                let b = match (is_none(eb), &a) {
+                let b = match (scope.is_none(eb), &a) {
                     (true, Some((_, ty))) => self.expect(eb, *ty, scope).map(|x| (x, *ty)),
                     _ => self.expr(eb, scope),
                 };
-                if is_none(ea)
+                if scope.is_none(ea)
                     && let Some((_, ty)) = &b
                 {
                     a = self.expect(ea, *ty, scope).map(|x| (x, *ty));
@@ -1186,7 +1202,7 @@ impl Compiler {
             }
             return Some((GExpr::Builtin(b), ty));
         }
-        if n.name == "none" {
+        if n.name == "none" || scope.nones.contains(&n.name) {
             self.error(
                 Diagnostic::error(n.span, "`none` has no kind here")
                     .label("no player, site or track of what?")
@@ -1667,7 +1683,7 @@ impl Compiler {
             }
             BinOp::Eq | BinOp::Ne => {
                 // `x == none`: `none` takes the other side's type.
-                let (x, y) = match (is_none(a), is_none(b)) {
+                let (x, y) = match (scope.is_none(a), scope.is_none(b)) {
                     (false, true) => {
                         let x = self.expr(a, scope)?;
                         let y = self.none_of(b, x.1)?;
