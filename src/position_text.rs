@@ -61,7 +61,8 @@ pub fn parse(g: &Game, mut pos: Position, text: &str) -> Result<Position, String
             }
             _ if g.state.iter().any(|v| v.name == name && !v.per_site) => {
                 let v = g.state.iter().find(|v| v.name == name).unwrap();
-                pos.vars[v.offset] = state_value(g, v.ty, value)?;
+                // `-`: no value, as a position with it unset is printed.
+                pos.vars[v.offset] = if value == "-" { Value::None } else { state_value(g, v.ty, value)? };
             }
             // A per-site variable: all its sites in order, `-` for no value.
             _ if g.state.iter().any(|v| v.name == name && v.per_site) => {
@@ -91,7 +92,7 @@ pub fn parse(g: &Game, mut pos: Position, text: &str) -> Result<Position, String
                     .site_by_name(site)
                     .filter(|s| state_sites(g, v).any(|x| x == *s as usize))
                     .ok_or_else(|| format!("`{var}` has no value for `{site}`"))?;
-                pos.vars[v.offset + s as usize] = state_value(g, v.ty, value)?;
+                pos.vars[v.offset + s as usize] = if value == "-" { Value::None } else { state_value(g, v.ty, value)? };
             }
             _ => {
                 let k = g.colours;

@@ -63,3 +63,15 @@ fn printing_and_parsing_give_back_the_position() {
         assert!(checked > 50, "{file}: only {checked} positions");
     }
 }
+
+#[test]
+fn a_dash_takes_a_state_value_away() {
+    // Pallanguli keeps `resume`, one site, and `rubbish`, a condition per pit.
+    let game = Arc::new(compile_file("rules/pallanguli.mancala", &Config::default()).unwrap());
+    let start = Engine::new(game.clone()).unwrap().position().clone();
+    let set = parse(&game, start.clone(), "resume=s3 rubbish(s1)=t").unwrap();
+    assert!(print(&game, &set).contains("resume=s3"), "{}", print(&game, &set));
+    let unset = parse(&game, set, "resume=- rubbish(s1)=-").unwrap();
+    // As printed when never set: `resume` left out, `rubbish` of s1 a dash.
+    assert_eq!(print(&game, &unset), print(&game, &start));
+}
