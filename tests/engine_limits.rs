@@ -148,3 +148,28 @@ score p: count(every pit of p) * 2147483647 * 2147483647 * 3
     let err = format!("{:?}", Engine::new(game).unwrap().scores().unwrap_err());
     assert!(err.contains("grew too large") && err.contains("sum(i in 1..3"), "{err}");
 }
+
+#[test]
+fn relay_laps_of_a_million_counters_sown_one_by_one_stop_with_an_error_in_time() {
+    // Hawalis sows with statements at each counter (`each`) and relays
+    // until an empty hole: with a million counters in every pit, each lap
+    // is a million steps of the rules, and the laps go on. The work budget
+    // stops the move with an error that says why, instead of running for
+    // hours (as a fuzz campaign found).
+    let text = std::fs::read_to_string("rules/hawalis.mancala")
+        .unwrap()
+        .replace("put 2 in every pit", "put 1000000 in every pit");
+    assert!(text.contains("put 1000000 in every pit"));
+    let game = mancala::compile::compile_source("hawalis-huge.mancala", &text, &Config::default())
+        .unwrap_or_else(|f| panic!("{}", f.render(false)));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut e = Engine::new(Arc::new(game)).unwrap();
+        let mut moves = Vec::new();
+        let r = e.legal_moves(&mut moves).and_then(|_| e.apply(moves[0]));
+        let _ = tx.send(r);
+    });
+    let r = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("no answer within 60 s");
+    let err = r.expect_err("a move of a billion steps was made");
+    assert!(err.to_string().contains("would take the move past the 20000000 steps it may take"), "{err}");
+}

@@ -549,6 +549,21 @@ impl Sow {
             vm.f.last_colour = 0;
             return Ok(());
         }
+        // Counters sown one by one run the rule file's conditions or
+        // statements at each. A first lap sows what was lifted, however
+        // much (a legal move is not refused for its size); the laps of a
+        // relay are work, or many laps of a huge count would run for hours.
+        if !first && vm.fuel < n as u64 {
+            vm.fuel = 0;
+            return Err(Fault::error(format!(
+                "a relay lap of {n} counters sown one by one (for `each`, a skip that changes as the sowing goes, or colours) \
+                 would take the move past the {} steps it may take",
+                crate::engine::vm::FUEL
+            )));
+        }
+        if !first {
+            vm.fuel -= n as u64;
+        }
         let mut left = n;
         let mut idle = 0;
         while left > 0 {
