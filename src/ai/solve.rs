@@ -727,20 +727,7 @@ mod tests {
     use crate::engine::{Position, Turn};
 
     fn position(counts: Vec<i32>) -> Position {
-        Position {
-            counts,
-            vars: vec![],
-            turn: Turn {
-                to_move: 0,
-                phase: 0,
-                ply: 0,
-                ended: false,
-                verdict: Default::default(),
-                removed: 0,
-                round: 0,
-                starter: 0,
-            },
-        }
+        Position { counts, vars: vec![], turn: Turn::default() }
     }
 
     #[test]

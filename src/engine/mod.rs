@@ -46,8 +46,9 @@ impl Move {
     }
 }
 
-/// The scalar part of a position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The scalar part of a position; the default is the first player's first
+/// move, nothing ended or removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Turn {
     pub to_move: PlayerId,
     pub phase: u8,

@@ -178,20 +178,7 @@ impl RefEngine {
         let n = game.sites.len() * game.colours;
         let mut e = RefEngine {
             locals: vec![Value::None; game.locals.max(1) + 4],
-            pos: Position {
-                counts: vec![0; n],
-                vars: vec![Value::None; game.state_slots()],
-                turn: Turn {
-                    to_move: 0,
-                    phase: 0,
-                    ply: 0,
-                    ended: false,
-                    verdict: Default::default(),
-                    removed: 0,
-                    round: 0,
-                    starter: 0,
-                },
-            },
+            pos: Position { counts: vec![0; n], vars: vec![Value::None; game.state_slots()], turn: Turn::default() },
             undo_counts: Vec::with_capacity(n * 256),
             undo_vars: Vec::with_capacity(game.state_slots() * 256),
             undo_turns: Vec::with_capacity(256),

@@ -182,20 +182,7 @@ impl Vm {
     pub(crate) fn new(sites: usize, colours: usize, state_slots: usize, locals: usize, seed: u64) -> Vm {
         let n = sites * colours;
         Vm {
-            pos: Position {
-                counts: vec![0; n],
-                vars: vec![Value::None; state_slots],
-                turn: Turn {
-                    to_move: 0,
-                    phase: 0,
-                    ply: 0,
-                    ended: false,
-                    verdict: Default::default(),
-                    removed: 0,
-                    round: 0,
-                    starter: 0,
-                },
-            },
+            pos: Position { counts: vec![0; n], vars: vec![Value::None; state_slots], turn: Turn::default() },
             colours,
             locals: vec![0; locals],
             sets: vec![SetV::Mask(0); locals],
