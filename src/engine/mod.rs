@@ -12,6 +12,7 @@
 //! and [`Engine::find_move`] work on them without listing them.
 
 pub mod arrange;
+mod draw;
 pub mod game;
 mod movegen;
 mod names;

@@ -3,6 +3,7 @@
 //! whether there is any, or groups of moves that differ only in their order
 //! of colours). A move whose legality depends on its effects is tried.
 
+use super::draw::Candidates;
 use super::game::SiteId;
 use super::play::{apply_frame, bind_choices, try_statements};
 use super::program::expr::{for_each_site, set_item, set_len};
@@ -17,6 +18,9 @@ pub(crate) enum Sink<'a> {
     Any(bool),
     Count(u128),
     Groups(&'a mut Vec<(Move, u128)>),
+    /// Groups as [`Sink::Groups`], but a move that must be tried is not:
+    /// the caller tries the ones it draws.
+    Candidates(&'a mut Vec<(Move, u128)>),
 }
 
 impl Sink<'_> {
@@ -63,7 +67,7 @@ impl Sink<'_> {
             }
             Sink::Any(found) => *found |= n > 0,
             Sink::Count(total) => *total = total.saturating_add(n),
-            Sink::Groups(out) => {
+            Sink::Groups(out) | Sink::Candidates(out) => {
                 if n > 0 {
                     out.push((mv, n));
                 }
@@ -223,35 +227,51 @@ pub(crate) fn groups(p: &Program, vm: &mut Vm, out: &mut Vec<(Move, u128)>) -> R
     Ok(())
 }
 
-/// A legal move drawn uniformly at random, without listing them when no
-/// `avoid` needs each one tried; `None` when the game is over.
+/// A legal move drawn uniformly at random, `avoid` applied, without listing
+/// the moves; `None` when the game is over. A move that must be tried, or
+/// whose result an `avoid` must look at, is tried only when drawn (see
+/// [`super::draw`]).
 pub(crate) fn sample_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng) -> Res<Option<Move>> {
-    if !p.avoids.is_empty() {
-        let mut buf = vm.take_scratch();
-        let r = legal_moves(p, vm, &mut buf).map(|_| (!buf.is_empty()).then(|| buf[rng.gen_range(0..buf.len())]));
-        vm.give_scratch(buf);
-        return r;
-    }
-    // One pass lists the groups of moves (a move that must be tried is
-    // tried once); the draw is the same as picking from a list of them.
-    let mut groups_buf = std::mem::take(&mut vm.group_buf);
-    let r = groups(p, vm, &mut groups_buf).map(|_| {
-        let n = groups_buf.iter().fold(0u128, |t, g| t.saturating_add(g.1));
-        if n == 0 {
-            return None;
-        }
-        let mut k = if n <= u64::MAX as u128 { rng.gen_range(0..n as u64) as u128 } else { rng.gen_range(0..n) };
-        groups_buf.iter().find_map(|&(mv, size)| {
-            if k < size {
-                Some(Move { order: mv.order + k, ..mv })
-            } else {
-                k -= size;
-                None
-            }
-        })
-    });
-    vm.group_buf = groups_buf;
+    let mut c = std::mem::take(&mut vm.candidates);
+    let r = draw_legal(p, vm, rng, &mut c);
+    vm.candidates = c;
     r
+}
+
+fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candidates) -> Res<Option<Move>> {
+    c.clear();
+    if vm.pos.turn.ended {
+        return Ok(None);
+    }
+    let me = vm.pos.turn.to_move;
+    raw(p, vm, me, &mut Sink::Candidates(&mut c.groups))?;
+    c.counted();
+    while let Some((mv, number)) = c.draw(rng) {
+        if p.moves[mv.def as usize].needs_trial && !trial(p, vm, mv, me)? {
+            c.refuse(number);
+            continue;
+        }
+        if p.avoids.is_empty() {
+            return Ok(Some(mv));
+        }
+        // `avoid`: a move whose result it names is drawn only if all are.
+        c.refuse(number);
+        if !violates_avoid(p, vm, mv)? {
+            return Ok(Some(mv));
+        }
+        c.avoided.push(mv);
+    }
+    if !c.avoided.is_empty() {
+        return Ok(Some(c.avoided[rng.gen_range(0..c.avoided.len())]));
+    }
+    if must_pass(p, vm, me)? {
+        // Drawn from a list of one, as a list of the legal moves would be.
+        c.clear();
+        c.groups.push((Move::PASS, 1));
+        c.counted();
+        return Ok(c.draw(rng).map(|(mv, _)| mv));
+    }
+    Ok(None)
 }
 
 /// The moves of a declaration that chooses one site and needs no trial (most
@@ -308,7 +328,7 @@ fn leaf(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, n: u128, sink: &mut 
             return Ok(());
         }
     }
-    if !def.needs_trial {
+    if !def.needs_trial || matches!(sink, Sink::Candidates(_)) {
         return sink.offer(mv, n);
     }
     // Try each order: legality may depend on where the colours fall.

@@ -79,6 +79,8 @@ enum Sink<'a> {
     Any(bool),
     Count(u128),
     Groups(&'a mut Vec<(Move, u128)>),
+    /// Groups, a move that must be tried left untried (tried when drawn).
+    Candidates(&'a mut Vec<(Move, u128)>),
 }
 
 impl Sink<'_> {
@@ -101,7 +103,7 @@ impl Sink<'_> {
             }
             Sink::Any(found) => *found |= n > 0,
             Sink::Count(total) => *total = total.saturating_add(n),
-            Sink::Groups(out) => {
+            Sink::Groups(out) | Sink::Candidates(out) => {
                 if n > 0 {
                     out.push((mv, n));
                 }
@@ -120,7 +122,7 @@ pub struct RefEngine {
     locals: Vec<Value>,
     scratch: Vec<Vec<Move>>,
     /// The groups of moves a random move is drawn from (reused buffer).
-    group_buf: Vec<(Move, u128)>,
+    candidates: super::draw::Candidates,
     /// Which of the moves being listed an `avoid` names (reused buffer).
     avoided: Vec<bool>,
     /// Local variables kept aside while `can-move` looks for moves.
@@ -153,7 +155,7 @@ impl Clone for RefEngine {
             undo_turns: self.undo_turns.clone(),
             locals: self.locals.clone(),
             scratch: vec![],
-            group_buf: vec![],
+            candidates: Default::default(),
             avoided: vec![],
             saved_locals: vec![],
             depth: 0,
@@ -183,7 +185,7 @@ impl RefEngine {
             undo_vars: Vec::with_capacity(game.state_slots() * 256),
             undo_turns: Vec::with_capacity(256),
             scratch: vec![],
-            group_buf: vec![],
+            candidates: Default::default(),
             avoided: vec![],
             saved_locals: vec![],
             depth: 0,
@@ -432,32 +434,46 @@ impl RefEngine {
 
     fn sample_move_r(&mut self, rng: &mut impl Rng) -> Res<Option<Move>> {
         self.fuel = FUEL;
-        if !self.game.avoids.is_empty() {
-            let mut buf = self.take_scratch();
-            let r = self.legal_moves_r(&mut buf).map(|_| (!buf.is_empty()).then(|| buf[rng.gen_range(0..buf.len())]));
-            self.give_scratch(buf);
-            return r;
-        }
-        // One pass lists the groups of moves (a move that must be tried is
-        // tried once); the draw is the same as picking from a list of them.
-        let mut groups = std::mem::take(&mut self.group_buf);
-        let r = self.groups(&mut groups).map(|_| {
-            let n = groups.iter().fold(0u128, |t, g| t.saturating_add(g.1));
-            if n == 0 {
-                return None;
-            }
-            let mut k = if n <= u64::MAX as u128 { rng.gen_range(0..n as u64) as u128 } else { rng.gen_range(0..n) };
-            groups.iter().find_map(|&(mv, size)| {
-                if k < size {
-                    Some(Move { order: mv.order + k, ..mv })
-                } else {
-                    k -= size;
-                    None
-                }
-            })
-        });
-        self.group_buf = groups;
+        // A move that must be tried, or looked at by an `avoid`, is tried
+        // when drawn (see `draw`).
+        let mut c = std::mem::take(&mut self.candidates);
+        let r = self.draw_legal(rng, &mut c);
+        self.candidates = c;
         r
+    }
+
+    fn draw_legal(&mut self, rng: &mut impl Rng, c: &mut super::draw::Candidates) -> Res<Option<Move>> {
+        c.clear();
+        if self.pos.turn.ended {
+            return Ok(None);
+        }
+        let me = self.pos.turn.to_move;
+        self.raw(me, &mut Sink::Candidates(&mut c.groups))?;
+        c.counted();
+        while let Some((mv, number)) = c.draw(rng) {
+            if self.game.moves[mv.def as usize].needs_trial && !self.trial(mv, me)? {
+                c.refuse(number);
+                continue;
+            }
+            if self.game.avoids.is_empty() {
+                return Ok(Some(mv));
+            }
+            c.refuse(number);
+            if !self.violates_avoid(mv)? {
+                return Ok(Some(mv));
+            }
+            c.avoided.push(mv);
+        }
+        if !c.avoided.is_empty() {
+            return Ok(Some(c.avoided[rng.gen_range(0..c.avoided.len())]));
+        }
+        if self.must_pass(me)? {
+            c.clear();
+            c.groups.push((Move::PASS, 1));
+            c.counted();
+            return Ok(c.draw(rng).map(|(mv, _)| mv));
+        }
+        Ok(None)
     }
 
     /// The groups of legal moves: each a move and how many orders of colours
@@ -623,7 +639,7 @@ impl RefEngine {
                 return Ok(());
             }
         }
-        if !def.needs_trial {
+        if !def.needs_trial || matches!(sink, Sink::Candidates(_)) {
             return sink.offer(mv, n);
         }
         // Try each order: legality may depend on where the colours fall.

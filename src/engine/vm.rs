@@ -130,8 +130,8 @@ pub(crate) struct Vm {
     undo_prints: Vec<u64>,
     /// Reused buffers of moves (nothing is allocated once warm).
     pub scratch: Vec<Vec<Move>>,
-    /// The groups of moves a random move is drawn from (reused buffer).
-    pub group_buf: Vec<(Move, u128)>,
+    /// The candidates a random move is drawn from (reused buffers).
+    pub candidates: super::draw::Candidates,
     /// Which of the moves being listed an `avoid` names (reused buffer).
     pub avoided: Vec<bool>,
     /// Local variables and frames kept aside while `can-move` looks for moves.
@@ -164,7 +164,7 @@ impl Clone for Vm {
             undo_turns: self.undo_turns.clone(),
             undo_prints: self.undo_prints.clone(),
             scratch: vec![],
-            group_buf: vec![],
+            candidates: Default::default(),
             avoided: vec![],
             saved_locals: vec![],
             saved_sets: vec![],
@@ -192,7 +192,7 @@ impl Vm {
             undo_turns: Vec::with_capacity(256),
             undo_prints: Vec::new(),
             scratch: vec![],
-            group_buf: vec![],
+            candidates: Default::default(),
             avoided: vec![],
             saved_locals: vec![],
             saved_sets: vec![],

@@ -1,0 +1,84 @@
+//! Drawing a random move tries only the move it draws: a move that must be
+//! tried (a `require`, a relay with a lap limit) or whose result an `avoid`
+//! looks at is tried when drawn, and drawn again when refused. The draws
+//! must still be the legal moves, and each as often as the others.
+
+mod common;
+use std::collections::HashMap;
+
+use common::*;
+use mancala::engine::{Engine, Move};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Draws `n` moves from the position without making them: each must be in
+/// the list of legal moves, and each legal move drawn close to `n / moves`
+/// times.
+fn draws_are_the_legal_moves_evenly(e: &mut Engine, n: u32, rng: &mut ChaCha8Rng, what: &str) {
+    let mut legal = Vec::new();
+    e.legal_moves(&mut legal).unwrap();
+    let mut seen: HashMap<Move, u32> = HashMap::new();
+    for _ in 0..n {
+        match e.sample_move(rng).unwrap() {
+            Some(mv) => {
+                assert!(legal.contains(&mv), "{what}: drew {} not in {legal:?}", e.move_name(mv));
+                *seen.entry(mv).or_default() += 1;
+            }
+            None => assert!(legal.is_empty(), "{what}: drew nothing from {legal:?}"),
+        }
+    }
+    let expected = n / legal.len().max(1) as u32;
+    for mv in &legal {
+        let k = seen.get(mv).copied().unwrap_or(0);
+        assert!(
+            k > expected / 3 && k < expected * 3,
+            "{what}: {} drawn {k} times, about {expected} expected",
+            e.move_name(*mv)
+        );
+    }
+}
+
+#[test]
+fn a_move_named_by_an_avoid_is_drawn_only_when_every_move_is() {
+    // Kalah as the text has it: a move that leaves North without a move is
+    // avoided. s1 sows into s2 and strands North; s5 ends in the bank (South
+    // moves again) and s6 gives North stones.
+    let mut s = session("rules/kalah.mancala", &[], &[]);
+    set(&mut s, "clear s1=1 s5=2 s6=5 S=10 N=30 turn=south");
+    assert_eq!(s.legal_names(), ["s5", "s6"]);
+    let mut e = s.engine().clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    draws_are_the_legal_moves_evenly(&mut e, 3000, &mut rng, "kalah avoid");
+    // Every move avoided: each is drawn, as each is listed.
+    set(&mut s, "clear s1=1 s2=1 S=10 N=30 turn=south");
+    assert_eq!(s.legal_names(), ["s1", "s2"]);
+    let mut e = s.engine().clone();
+    draws_are_the_legal_moves_evenly(&mut e, 3000, &mut rng, "kalah all avoided");
+}
+
+#[test]
+fn along_random_games_the_draws_are_the_legal_moves_evenly() {
+    // Games whose moves are tried: Cups (`require`), Katro (a relay with a
+    // lap limit), Tea Party (`require` and hooks), Kalah as the text has it
+    // (`avoid`).
+    for (file, variants) in [
+        ("rules/cups.mancala", &[][..]),
+        ("rules/katro.mancala", &["wikipedia"][..]),
+        ("rules/tea-party.mancala", &[][..]),
+        ("rules/kalah.mancala", &[][..]),
+    ] {
+        let s = session(file, variants, &[]);
+        let mut e = s.engine().clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut checked = 0;
+        for ply in 0..60 {
+            if e.count_moves().unwrap() <= 8 {
+                draws_are_the_legal_moves_evenly(&mut e, 400, &mut rng, &format!("{file} ply {ply}"));
+                checked += 1;
+            }
+            let Some(mv) = e.sample_move(&mut rng).unwrap() else { break };
+            e.apply(mv).unwrap();
+        }
+        assert!(checked >= 10, "{file}: only {checked} positions checked");
+    }
+}
