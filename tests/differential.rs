@@ -125,3 +125,49 @@ fn hooks_that_fail() {
         agree(f, &[], &[], 3, 20);
     }
 }
+
+/// The parts of the choices' `where`s that do not depend on the choice are
+/// worked out once a search for moves (`program/memo.rs`): every game of
+/// the library, in every variant, gives the same moves, counts, draws and
+/// positions as with them worked out at every candidate.
+#[test]
+fn kept_parts_of_the_wheres_change_nothing() {
+    let mut files: Vec<_> = std::fs::read_dir("rules")
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".mancala"))
+        .collect();
+    files.sort();
+    let (mut kept, mut plies) = (0, 0);
+    for file in &files {
+        let variants = compile(file, &[], &[]).variants.iter().map(|v| vec![v.name.clone()]).collect::<Vec<_>>();
+        for v in std::iter::once(vec![]).chain(variants) {
+            let v: Vec<&str> = v.iter().map(String::as_str).collect();
+            let game = compile(file, &v, &[]);
+            for seed in 0..3 {
+                let mut new = Engine::with_seed(game.clone(), seed).unwrap();
+                let mut old = Engine::without_memos(game.clone(), seed).unwrap();
+                kept += new.memos();
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                for ply in 0..150 {
+                    let at = format!("{file} {v:?} seed {seed} ply {ply}");
+                    assert_eq!(new.legal_moves(&mut a), old.legal_moves(&mut b), "{at}: listing the moves");
+                    assert_eq!(a, b, "{at}: legal moves differ");
+                    assert_eq!(new.count_moves(), old.count_moves(), "{at}: counts differ");
+                    let (mut r1, mut r2) = (rng.clone(), rng.clone());
+                    let drawn = new.sample_move(&mut r1);
+                    assert_eq!(drawn, old.sample_move(&mut r2), "{at}: draws differ");
+                    rng = r1;
+                    let Ok(Some(mv)) = drawn else { break };
+                    assert_eq!(new.apply(mv), old.apply(mv), "{at}: making {mv:?}");
+                    assert_eq!(new.position(), old.position(), "{at}: positions differ");
+                    plies += 1;
+                }
+            }
+        }
+    }
+    // Katro's `outermost(mover)`, Kisolo's `capture-exists(mover)` and others.
+    assert!(kept >= 10, "only {kept} parts kept in the whole library");
+    assert!(plies > 15_000, "only {plies} plies played");
+}

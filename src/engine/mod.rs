@@ -221,8 +221,26 @@ impl Engine {
 
     /// A new game whose `random` draws come from `seed`.
     pub fn with_seed(game: Arc<Game>, seed: u64) -> Result<Self, Halt> {
-        let prog = Arc::new(Program::new(game.clone()));
-        let vm = Vm::new(game.sites.len(), game.colours, game.state_slots(), prog.locals, seed);
+        Engine::build(Arc::new(Program::new(game.clone())), game, seed)
+    }
+
+    /// As [`Engine::with_seed`], but the closed parts of the choices'
+    /// `where`s are worked out at every candidate, not once a search: for
+    /// tests that the two agree.
+    #[doc(hidden)]
+    pub fn without_memos(game: Arc<Game>, seed: u64) -> Result<Self, Halt> {
+        Engine::build(Arc::new(Program::lower(game.clone(), false)), game, seed)
+    }
+
+    /// How many parts of the choices' `where`s are kept once a search.
+    #[doc(hidden)]
+    pub fn memos(&self) -> usize {
+        self.prog.memos
+    }
+
+    fn build(prog: Arc<Program>, game: Arc<Game>, seed: u64) -> Result<Self, Halt> {
+        let mut vm = Vm::new(game.sites.len(), game.colours, game.state_slots(), prog.locals, seed);
+        vm.memo = vm::Memo::new(prog.memos);
         let mut e = Engine { game, prog, vm };
         // Setup draws from its own stream, apart from the first move's.
         e.vm.draws = SETUP_DRAWS;

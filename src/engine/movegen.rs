@@ -87,6 +87,9 @@ pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> 
         return Err(Fault::error("rules recurse too deeply while looking for legal moves".into()));
     }
     let phase = vm.pos.turn.phase;
+    // The position stays as it is during the search: the closed parts of
+    // the `where`s are worked out once (see `program/memo.rs`).
+    let outer = vm.memo.begin();
     let mut r = Ok(());
     for (d, def) in p.moves.iter().enumerate() {
         if def.phase != phase {
@@ -99,6 +102,7 @@ pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> 
             break;
         }
     }
+    vm.memo.end(outer);
     vm.depth -= 1;
     r
 }

@@ -149,6 +149,40 @@ pub(crate) struct Vm {
     /// read how many counters one of them holds since they were set.
     pub banks: Vec<bool>,
     pub bank_read: bool,
+    /// The values the choices' `where`s keep during a search for moves.
+    pub memo: Memo,
+}
+
+/// Kept values of the closed parts of the choices' `where`s (see
+/// `program/memo.rs`): a value is good while its stamp is the search's
+/// number `search`; 0 is no search (nothing kept).
+#[derive(Clone, Default)]
+pub(crate) struct Memo {
+    pub search: u64,
+    pub searches: u64,
+    pub stamp: Vec<u64>,
+    pub val: Vec<i64>,
+}
+
+impl Memo {
+    pub(crate) fn new(n: usize) -> Memo {
+        Memo { search: 0, searches: 0, stamp: vec![0; n], val: vec![0; n] }
+    }
+
+    /// Starts a search for moves with nothing kept; returns the number of
+    /// the search around it, for [`Memo::end`].
+    #[inline]
+    pub(crate) fn begin(&mut self) -> u64 {
+        let outer = self.search;
+        self.searches += 1;
+        self.search = self.searches;
+        outer
+    }
+
+    #[inline]
+    pub(crate) fn end(&mut self, outer: u64) {
+        self.search = outer;
+    }
 }
 
 impl Clone for Vm {
@@ -174,6 +208,7 @@ impl Clone for Vm {
             draws: 0,
             banks: self.banks.clone(),
             bank_read: self.bank_read,
+            memo: Memo::new(self.memo.val.len()),
         }
     }
 }
@@ -202,6 +237,7 @@ impl Vm {
             draws: 0,
             banks: Vec::new(),
             bank_read: false,
+            memo: Memo::default(),
         }
     }
 

@@ -443,6 +443,11 @@ impl Lower<'_> {
 
     /// An operand: in place where it can be, else a closure.
     pub(crate) fn opnd(&mut self, e: &Expr) -> Opnd {
+        if !self.memo_targets.is_empty()
+            && let Some(f) = self.memo(e)
+        {
+            return Opnd::Dyn(f);
+        }
         if let Some(l) = self.leaf(e) {
             return Opnd::Leaf(l);
         }
@@ -472,6 +477,11 @@ impl Lower<'_> {
 
     /// A scalar expression (a number, condition, player, site or track).
     pub(crate) fn x(&mut self, e: &Expr) -> Fx {
+        if !self.memo_targets.is_empty()
+            && let Some(f) = self.memo(e)
+        {
+            return f;
+        }
         match e {
             Expr::Const(v) => {
                 let c = enc(*v);

@@ -10,6 +10,7 @@
 //! reads (see [`crate::engine::vm::NONE`] for how values are held).
 
 pub(crate) mod expr;
+mod memo;
 pub(crate) mod stmt;
 
 use std::sync::{Arc, OnceLock};
@@ -99,6 +100,8 @@ pub struct Program {
     pub(crate) sow_tables: Vec<OnceLock<stmt::SowTable>>,
     /// How many local variable slots the closures use.
     pub(crate) locals: usize,
+    /// How many memos the choices' `where`s keep (see `memo.rs`).
+    pub(crate) memos: usize,
     /// The multipliers of the position's hash (see [`super::position_hash`]).
     pub(crate) hash_keys: Vec<u64>,
 }
@@ -116,12 +119,22 @@ pub(crate) struct Lower<'g> {
     pub slots: Vec<Type>,
     /// Sowing tables handed out so far.
     pub sow_cells: usize,
+    /// The parts of the `where` being lowered to keep behind memos (their
+    /// addresses; see `memo.rs`), and how many memos there are so far.
+    pub memo_targets: Vec<usize>,
+    pub memos: usize,
 }
 
 impl Program {
     pub fn new(game: Arc<Game>) -> Program {
+        Program::lower(game, true)
+    }
+
+    /// The program with every part of the `where`s evaluated each time
+    /// (`memos` false): what the memos must agree with (see `memo.rs`).
+    pub fn lower(game: Arc<Game>, memos: bool) -> Program {
         let locals = game.locals.max(1) + 4;
-        let mut l = Lower { g: &game, slots: vec![Type::Int; locals], sow_cells: 0 };
+        let mut l = Lower { g: &game, slots: vec![Type::Int; locals], sow_cells: 0, memo_targets: vec![], memos: 0 };
         let setup = l.block(&game.setup);
         let mut moves = Vec::with_capacity(game.moves.len());
         for def in &game.moves {
@@ -137,7 +150,7 @@ impl Program {
                     Domain::Walk { .. } => unreachable!("a walk is no choice"),
                 };
                 l.slots[p.slot as usize] = ty;
-                let filter = p.filter.as_ref().map(|f| l.opnd(f));
+                let filter = p.filter.as_ref().map(|f| if memos { l.filter(f) } else { l.opnd(f) });
                 choices.push(Choice { slot: p.slot as usize, domain, filter });
             }
             let body = l.block(&def.body);
@@ -206,6 +219,7 @@ impl Program {
             kinds,
             sow_tables,
             locals,
+            memos: l.memos,
             hash_keys: super::hash_keys(game.sites.len() * game.colours + game.state_slots()),
             game,
         }
