@@ -82,3 +82,30 @@ fn along_random_games_the_draws_are_the_legal_moves_evenly() {
         assert!(checked >= 10, "{file}: only {checked} positions checked");
     }
 }
+
+#[test]
+fn rules_that_refuse_most_candidates_are_drawn_from_the_list() {
+    // 300 candidates, two legal: the draw gives up trying one by one after
+    // a few dozen refusals and draws from the list (uniform as well).
+    let text = "game \"Two of three hundred\"
+players south, north
+pit s[1..3] owner south
+pit n[1..3] owner north
+track round cyclic: s[1..3], n[1..3]
+setup { put 1 in every pit }
+move pick \"{x}\" {
+  choose x in 1..300
+  require x == 7 or x == 200
+  take 1 from s1 to s2
+}
+score p: 0
+";
+    let game = mancala::compile::compile_source("t.mancala", text, &mancala::compile::Config::default())
+        .unwrap_or_else(|f| panic!("{}", f.render(false)));
+    let mut e = Engine::new(std::sync::Arc::new(game)).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    draws_are_the_legal_moves_evenly(&mut e, 2000, &mut rng, "two of three hundred");
+    let mut legal = Vec::new();
+    e.legal_moves(&mut legal).unwrap();
+    assert_eq!(legal.iter().map(|m| e.move_name(*m)).collect::<Vec<_>>(), ["7", "200"]);
+}

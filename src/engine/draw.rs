@@ -24,6 +24,9 @@ pub(crate) struct Candidates {
     pub avoided: Vec<Move>,
     refused: Vec<u128>,
     total: u128,
+    /// Every group is one move (no orders of colours): the k-th candidate
+    /// is the k-th group.
+    singles: bool,
 }
 
 impl Candidates {
@@ -39,7 +42,12 @@ impl Candidates {
     /// for a candidate a group (they grow with the groups, so once the
     /// buffers are warm a draw allocates nothing).
     pub(crate) fn counted(&mut self) {
-        self.total = self.groups.iter().fold(0u128, |t, g| t.saturating_add(g.1));
+        self.singles = self.groups.iter().all(|g| g.1 == 1);
+        self.total = if self.singles {
+            self.groups.len() as u128
+        } else {
+            self.groups.iter().fold(0u128, |t, g| t.saturating_add(g.1))
+        };
         self.refused.reserve(self.groups.len());
         self.avoided.reserve(self.groups.len());
     }
@@ -62,6 +70,9 @@ impl Candidates {
             }
         }
         let number = k;
+        if self.singles {
+            return Some((self.groups[k as usize].0, number));
+        }
         self.groups.iter().find_map(|&(mv, size)| {
             if k < size {
                 Some((Move { order: mv.order + k, ..mv }, number))
@@ -77,7 +88,19 @@ impl Candidates {
         let at = self.refused.partition_point(|&r| r < number);
         self.refused.insert(at, number);
     }
+
+    /// Whether so many have been refused that listing the legal moves is
+    /// the cheaper way on ([`REFUSALS`]).
+    pub(crate) fn mostly_refused(&self) -> bool {
+        self.refused.len() >= REFUSALS
+    }
 }
+
+/// Refusals after which a draw lists the legal moves instead (each refusal
+/// makes the next draw step over one more number: past a few dozen, rules
+/// that refuse most of their candidates are better listed once). Drawing
+/// from the list is uniform too, so the draw stays uniform.
+pub(crate) const REFUSALS: usize = 64;
 
 #[cfg(test)]
 mod tests {
@@ -116,6 +139,21 @@ mod tests {
         c.refuse(1);
         c.refuse(4);
         assert_eq!(c.draw(&mut rng), None);
+    }
+
+    #[test]
+    fn moves_of_one_each_are_drawn_by_their_place() {
+        let mut c = Candidates::default();
+        c.groups.extend((0..5).map(|d| (mv(d), 1)));
+        c.counted();
+        c.refuse(1);
+        c.refuse(3);
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        for _ in 0..200 {
+            let (m, n) = c.draw(&mut rng).unwrap();
+            assert!([0, 2, 4].contains(&n), "drew refused {n}");
+            assert_eq!(m.def as u128, n);
+        }
     }
 
     #[test]

@@ -366,8 +366,11 @@ impl Engine {
         movegen::count_moves(&self.prog, &mut self.vm).map_err(Fault::halt)
     }
 
-    /// A legal move drawn uniformly at random, without listing them when no
-    /// `avoid` needs each one tried; `None` when the game is over.
+    /// A legal move drawn uniformly at random without listing them: a move
+    /// that must be tried (or judged by an `avoid`) is tried only when drawn,
+    /// and another drawn if it is refused (see `draw.rs`); `None` when the
+    /// game is over. A rule error in a move is met only if that move is
+    /// drawn: listing the moves tries them all and meets it at once.
     pub fn sample_move(&mut self, rng: &mut impl Rng) -> Result<Option<Move>, Halt> {
         self.vm.fuel = FUEL;
         movegen::sample_move(&self.prog, &mut self.vm, rng).map_err(Fault::halt)

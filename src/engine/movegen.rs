@@ -6,7 +6,7 @@
 use super::draw::Candidates;
 use super::game::SiteId;
 use super::play::{apply_frame, bind_choices, try_statements};
-use super::program::expr::{for_each_site, set_item, set_len};
+use super::program::expr::{SetOpnd, for_each_site, set_item, set_len};
 use super::program::{ChoiceDomain, MoveProg, Program};
 use super::vm::{Fault, Frame, Res, SetV, Vm, check_range};
 use super::{MAX_LISTED, Move, arrange};
@@ -45,6 +45,10 @@ impl Sink<'_> {
             }
             Sink::Count(total) => {
                 *total = total.saturating_add(1);
+                Ok(())
+            }
+            Sink::Candidates(out) => {
+                out.push((Move { def, args: [site as i32, 0, 0, 0], order: 0 }, 1));
                 Ok(())
             }
             _ => self.offer(Move { def, args: [site as i32, 0, 0, 0], order: 0 }, 1),
@@ -248,9 +252,17 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
         return Ok(None);
     }
     let me = vm.pos.turn.to_move;
+    if p.avoids.is_empty()
+        && let Some(mv) = draw_one_site(p, vm, rng, me)?
+    {
+        return Ok(Some(mv));
+    }
     raw(p, vm, me, &mut Sink::Candidates(&mut c.groups))?;
     c.counted();
     while let Some((mv, number)) = c.draw(rng) {
+        if c.mostly_refused() {
+            return draw_listed(p, vm, rng, c);
+        }
         if p.moves[mv.def as usize].needs_trial && !trial(p, vm, mv, me)? {
             c.refuse(number);
             continue;
@@ -276,6 +288,63 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
         return Ok(c.draw(rng).map(|(mv, _)| mv));
     }
     Ok(None)
+}
+
+/// A legal move drawn from the list of them (`avoid` applied), or from
+/// the groups of legal moves: for rules that refuse most candidates.
+fn draw_listed(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candidates) -> Res<Option<Move>> {
+    c.clear();
+    if !p.avoids.is_empty() {
+        let mut buf = vm.take_scratch();
+        let r = legal_moves(p, vm, &mut buf).map(|_| (!buf.is_empty()).then(|| buf[rng.gen_range(0..buf.len())]));
+        vm.give_scratch(buf);
+        return r;
+    }
+    groups(p, vm, &mut c.groups)?;
+    c.counted();
+    Ok(c.draw(rng).map(|(mv, _)| mv))
+}
+
+/// The commonest shape of all, drawn without listing: the phase has one
+/// kind of move, which chooses a site of a fixed set that holds counters
+/// (no other test, nothing to try). The k-th such site is the move a list
+/// would give for the same number drawn. `None` when the shape is not this
+/// one, or no site holds counters (the general path then decides).
+fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> Res<Option<Move>> {
+    let phase = vm.pos.turn.phase;
+    let mut defs = p.moves.iter().enumerate().filter(|(_, d)| d.phase == phase);
+    let (Some((d, def)), None) = (defs.next(), defs.next()) else { return Ok(None) };
+    if !def.one_site || def.choices[0].filter.is_some() {
+        return Ok(None);
+    }
+    // Only a set known to be fixed (a declared one, or a player's sites of a
+    // kind): another is not worked out twice when the shape is not this one.
+    let ChoiceDomain::Set(set @ (SetOpnd::Fixed(_) | SetOpnd::OfPlayer(..))) = &def.choices[0].domain else {
+        return Ok(None);
+    };
+    vm.f = Frame::new(me);
+    let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(None) };
+    let sites = &p.game.sets[id as usize];
+    vm.spend(sites.len() as u64)?;
+    let nonempty = def.nonempty.is_some();
+    let n = if nonempty {
+        sites
+            .iter()
+            .filter(|&&s| {
+                vm.read(s);
+                vm.count(s) != 0
+            })
+            .count()
+    } else {
+        sites.len()
+    };
+    if n == 0 {
+        return Ok(None);
+    }
+    let k = rng.gen_range(0..n as u64) as usize;
+    let site =
+        if nonempty { sites.iter().copied().filter(|&s| vm.count(s) != 0).nth(k) } else { sites.get(k).copied() };
+    Ok(site.map(|s| Move { def: d as u16, args: [s as i32, 0, 0, 0], order: 0 }))
 }
 
 /// The moves of a declaration that chooses one site and needs no trial (most

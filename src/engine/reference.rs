@@ -426,8 +426,11 @@ impl RefEngine {
         Ok(n)
     }
 
-    /// A legal move drawn uniformly at random, without listing them when no
-    /// `avoid` needs each one tried; `None` when the game is over.
+    /// A legal move drawn uniformly at random without listing them: a move
+    /// that must be tried (or judged by an `avoid`) is tried only when drawn,
+    /// and another drawn if it is refused (see `draw.rs`); `None` when the
+    /// game is over. A rule error in a move is met only if that move is
+    /// drawn: listing the moves tries them all and meets it at once.
     pub fn sample_move(&mut self, rng: &mut impl Rng) -> Result<Option<Move>, Halt> {
         self.sample_move_r(rng).map_err(Fault::halt)
     }
@@ -451,6 +454,18 @@ impl RefEngine {
         self.raw(me, &mut Sink::Candidates(&mut c.groups))?;
         c.counted();
         while let Some((mv, number)) = c.draw(rng) {
+            if c.mostly_refused() {
+                // Most candidates refused: drawn from the list instead.
+                c.clear();
+                if !self.game.avoids.is_empty() {
+                    let mut buf = Vec::new();
+                    self.legal_moves_r(&mut buf)?;
+                    return Ok((!buf.is_empty()).then(|| buf[rng.gen_range(0..buf.len())]));
+                }
+                self.groups(&mut c.groups)?;
+                c.counted();
+                return Ok(c.draw(rng).map(|(mv, _)| mv));
+            }
             if self.game.moves[mv.def as usize].needs_trial && !self.trial(mv, me)? {
                 c.refuse(number);
                 continue;

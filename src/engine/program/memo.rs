@@ -5,7 +5,7 @@
 //! of eighteen holes; `outermost(mover)` is the same for all of them. Such a
 //! part is *closed* (it reads no local variable bound outside it, and draws
 //! no `random` number and calls no hook, whose results are not only the
-//! position's) and worth keeping (it holds a quantifier, a filter, a
+//! position's; nor asks `can-move` in rules with chance or hooks) and worth keeping (it holds a quantifier, a filter, a
 //! `can-move` or a count of a set, or is large). It is lowered behind a
 //! memo: the first evaluation during a search for moves (`movegen::raw`)
 //! keeps its value, the others read it. The position does not change during
@@ -91,7 +91,13 @@ impl Lower<'_> {
     fn scan(&self, e: &Expr, found: &mut Vec<usize>) -> Info {
         let mut info = Info {
             free: Slots::default(),
-            pure: !matches!(e, Expr::Random(..) | Expr::Hook(..)),
+            // `can-move` runs every `where` of the phase: with chance or
+            // hooks in the rules, one of them may draw a number or call one.
+            pure: match e {
+                Expr::Random(..) | Expr::Hook(..) => false,
+                Expr::CanMove(_) => !self.g.chance && self.g.hooks.is_none(),
+                _ => true,
+            },
             heavy: matches!(e, Expr::Quant(..) | Expr::Filter(..) | Expr::CanMove(_))
                 || matches!(e, Expr::Count(x, _) if self.ty(x) == Type::Set),
             size: 1,
