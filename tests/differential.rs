@@ -7,6 +7,8 @@
 
 use std::sync::Arc;
 
+mod common;
+
 use mancala::compile::{Config, compile_file};
 use mancala::engine::reference::RefEngine;
 use mancala::engine::{Engine, Move};
@@ -132,12 +134,7 @@ fn hooks_that_fail() {
 /// positions as with them worked out at every candidate.
 #[test]
 fn kept_parts_of_the_wheres_change_nothing() {
-    let mut files: Vec<_> = std::fs::read_dir("rules")
-        .unwrap()
-        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
-        .filter(|p| p.ends_with(".mancala"))
-        .collect();
-    files.sort();
+    let files = common::library();
     let (mut kept, mut plies) = (0, 0);
     for file in &files {
         let variants = compile(file, &[], &[]).variants.iter().map(|v| vec![v.name.clone()]).collect::<Vec<_>>();

@@ -10,6 +10,9 @@
 //! (The four games the project began with keep their older, hand-listed
 //! perft snapshot in tests/perft.rs.)
 
+mod common;
+use common::library;
+
 use std::fmt::Write;
 use std::sync::Arc;
 
@@ -20,19 +23,6 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 const SEEDS: &[&str] = &["kalah", "cups", "spectral-reapers", "tea-party"];
-
-/// The rule files of the library that are games of their own.
-fn library() -> Vec<String> {
-    let mut files: Vec<String> = std::fs::read_dir("rules")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mancala"))
-        .filter(|p| !std::fs::read_to_string(p).unwrap().lines().any(|l| l.trim_start().starts_with("extends ")))
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
-    files.sort();
-    files
-}
 
 fn stem(file: &str) -> String {
     file.trim_start_matches("rules/").trim_end_matches(".mancala").to_string()

@@ -44,3 +44,16 @@ pub fn set(s: &mut Session, assignments: &str) {
     let reply = run(s, &format!("set {assignments}"));
     assert!(!reply.contains("unchanged"), "set {assignments}: {reply}");
 }
+
+/// The rule files of the library that are games of their own.
+pub fn library() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir("rules")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mancala"))
+        .filter(|p| !std::fs::read_to_string(p).unwrap().lines().any(|l| l.trim_start().starts_with("extends ")))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    files
+}
