@@ -6,7 +6,8 @@
 use super::draw::Candidates;
 use super::game::SiteId;
 use super::play::{apply_frame, bind_choices, try_statements};
-use super::program::expr::{SetOpnd, for_each_site, set_item, set_len};
+use super::program::expr::SetOpnd;
+use super::program::sets::{for_each_site, set_item, set_len};
 use super::program::{ChoiceDomain, MoveProg, Program};
 use super::vm::{Fault, Frame, Res, SetV, Vm, check_range};
 use super::{MAX_LISTED, Move, arrange};

@@ -5,9 +5,11 @@
 
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
-use crate::engine::game::{BinOp, Builtin, Domain, Expr, SiteId, Type, Value};
+use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Type, Value};
 use crate::engine::movegen;
-use crate::engine::vm::{Fault, NO_COLOUR, NO_SITE, NONE, Res, SetV, Vm, check_range, none_here};
+use crate::engine::vm::{Fault, NO_COLOUR, NO_SITE, NONE, Res, SetV, Vm, none_here};
+
+use super::sets::{member, read_set, set_item, set_len};
 use crate::syntax::ast::Quant;
 
 /// A value read in place: a constant, a local variable, the mover, `last`.
@@ -197,162 +199,6 @@ pub(crate) fn dec(ty: Type, x: i64) -> Value {
     }
 }
 
-/// Calls `each` on every site of a set, in order, until it says stop (true).
-#[inline]
-pub(crate) fn for_each_site(
-    p: &Program,
-    vm: &mut Vm,
-    set: SetV,
-    mut each: impl FnMut(&Program, &mut Vm, SiteId) -> Res<bool>,
-) -> Res<()> {
-    match set {
-        SetV::One(s) => {
-            each(p, vm, s)?;
-        }
-        SetV::Fixed(id) => {
-            for &s in &p.game.sets[id as usize] {
-                if each(p, vm, s)? {
-                    break;
-                }
-            }
-        }
-        SetV::Mask(mut m) => {
-            while m != 0 {
-                let s = m.trailing_zeros() as SiteId;
-                m &= m - 1;
-                if each(p, vm, s)? {
-                    break;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Walks a track from a site on (against its direction when `backwards`),
-/// one lap at most, calling `each` on every site until it says stop (true).
-/// A linear track's walk stops at its end.
-pub(crate) fn walk(
-    p: &Program,
-    vm: &mut Vm,
-    (track, from, backwards): (u16, SiteId, bool),
-    mut each: impl FnMut(&Program, &mut Vm, SiteId) -> Res<bool>,
-) -> Res<()> {
-    let t = &p.game.tracks[track as usize];
-    let Some(start) = t.position[from as usize] else {
-        return Err(Fault::error(format!(
-            "`{}` is not on track `{}`: a walk starts from a site of its track",
-            p.game.sites[from as usize].name, t.name
-        )));
-    };
-    let len = t.sites.len();
-    let mut at = start as usize;
-    for _ in 0..len {
-        vm.tick()?;
-        if each(p, vm, t.sites[at])? {
-            break;
-        }
-        at = match (backwards, at) {
-            (false, a) if a + 1 < len => a + 1,
-            (false, _) if t.cyclic => 0,
-            (true, 0) if t.cyclic => len - 1,
-            (true, a) if a > 0 => a - 1,
-            _ => break,
-        };
-    }
-    Ok(())
-}
-
-/// A walk along a track, as a domain: its parts, and its `while`.
-pub(crate) struct WalkOpnd {
-    pub track: Opnd,
-    pub from: Opnd,
-    pub backwards: bool,
-    pub cond: Option<Opnd>,
-}
-
-impl WalkOpnd {
-    /// Calls `each` on the sites of the walk while its condition holds
-    /// (the site is put in `slot` first), until `each` says stop.
-    pub(crate) fn run(
-        &self,
-        p: &Program,
-        vm: &mut Vm,
-        slot: usize,
-        mut each: impl FnMut(&Program, &mut Vm) -> Res<bool>,
-    ) -> Res<()> {
-        let t = self.track.track(p, vm)?;
-        let from = self.from.site(p, vm)?;
-        walk(p, vm, (t, from, self.backwards), |p, vm, s| {
-            vm.locals[slot] = s as i64;
-            if let Some(c) = &self.cond
-                && c.get(p, vm)? == 0
-            {
-                return Ok(true);
-            }
-            each(p, vm)
-        })
-    }
-}
-
-impl Lower<'_> {
-    /// A walk's parts; its variable (in `slot`) is typed before its `while`.
-    pub(crate) fn walk(&mut self, d: &Domain, slot: usize) -> WalkOpnd {
-        let Domain::Walk { track, from, backwards, cond } = d else { unreachable!("a walk") };
-        let (track, from) = (self.opnd(track), self.opnd(from));
-        self.slots[slot] = Type::Site;
-        let cond = cond.as_ref().map(|c| self.opnd(c));
-        WalkOpnd { track, from, backwards: *backwards, cond }
-    }
-}
-
-/// How many sites a set has.
-pub(crate) fn set_len(p: &Program, set: SetV) -> usize {
-    match set {
-        SetV::One(_) => 1,
-        SetV::Fixed(id) => p.game.sets[id as usize].len(),
-        SetV::Mask(m) => m.count_ones() as usize,
-    }
-}
-
-/// The `k`-th site of a set.
-pub(crate) fn set_item(p: &Program, set: SetV, k: usize) -> SiteId {
-    match set {
-        SetV::One(s) => s,
-        SetV::Fixed(id) => p.game.sets[id as usize][k],
-        SetV::Mask(mut m) => {
-            for _ in 0..k {
-                m &= m - 1;
-            }
-            m.trailing_zeros() as SiteId
-        }
-    }
-}
-
-/// Whether a site is in a set.
-#[inline]
-pub(crate) fn member(p: &Program, set: SetV, s: SiteId) -> bool {
-    match set {
-        SetV::One(x) => x == s,
-        SetV::Fixed(id) => p.members[id as usize].get(s as usize / 64).is_some_and(|w| w & (1 << (s % 64)) != 0),
-        SetV::Mask(m) => s < 64 && m & (1 << s) != 0,
-    }
-}
-
-/// Notes that the rules read the counts of a set of sites.
-fn read_set(p: &Program, vm: &mut Vm, set: SetV) {
-    if vm.banks.is_empty() {
-        return;
-    }
-    let banks = &vm.banks;
-    let read = match set {
-        SetV::One(s) => banks.get(s as usize) == Some(&true),
-        SetV::Fixed(id) => p.game.sets[id as usize].iter().any(|&s| banks[s as usize]),
-        SetV::Mask(m) => (0..64).any(|b| m & (1 << b) != 0 && banks.get(b) == Some(&true)),
-    };
-    vm.bank_read |= read;
-}
-
 macro_rules! bin {
     ($a:ident, $b:ident, |$p:ident, $x:ident, $y:ident| $body:expr) => {
         Box::new(move |$p: &Program, vm: &mut Vm| {
@@ -426,12 +272,12 @@ impl Lower<'_> {
     }
 
     /// Whether the owners of this kind of site are kept as state (territory).
-    fn territory(&self, kind: crate::engine::game::SiteKind) -> bool {
+    pub(super) fn territory(&self, kind: crate::engine::game::SiteKind) -> bool {
         self.g.territory.is_some_and(|(_, k)| k == kind)
     }
 
     /// A value read in place, if the expression is one.
-    fn leaf(&self, e: &Expr) -> Option<Leaf> {
+    pub(super) fn leaf(&self, e: &Expr) -> Option<Leaf> {
         match e {
             Expr::Const(v) => Some(Leaf::Const(enc(*v))),
             Expr::Local(s) if self.slots[*s as usize] != Type::Set => Some(Leaf::Local(*s as usize)),
@@ -868,73 +714,6 @@ impl Lower<'_> {
         }
     }
 
-    fn quant(&mut self, q: Quant, slot: u8, dom: &Domain, body: &Expr, span: Option<Span>) -> Fx {
-        let slot = slot as usize;
-        let domain = match dom {
-            Domain::Players => QDomain::Players,
-            Domain::Range(a, b) => QDomain::Range(self.opnd(a), self.opnd(b)),
-            Domain::Set(s) => QDomain::Set(self.set(s)),
-            Domain::Walk { .. } => QDomain::Walk(self.walk(dom, slot)),
-            Domain::Arrangements(_) | Domain::Tracks => {
-                return Box::new(|_, _| Err(Fault::error("a quantifier over arrangements or tracks".into())));
-            }
-        };
-        self.slots[slot] = match dom {
-            Domain::Players => Type::Player,
-            Domain::Range(..) => Type::Int,
-            _ => Type::Site,
-        };
-        let body = self.opnd(body);
-        let np = self.g.players.len() as i64;
-        match domain {
-            QDomain::Players => Box::new(move |p, vm| {
-                let (mut acc, mut stopped) = (0, false);
-                for v in 0..np {
-                    vm.tick()?;
-                    vm.locals[slot] = v;
-                    if quant_step(q, body.get(p, vm)?, &mut acc).map_err(|_| too_large(p, span))? {
-                        stopped = true;
-                        break;
-                    }
-                }
-                Ok(quant_result(q, acc, stopped))
-            }),
-            QDomain::Range(a, b) => Box::new(move |p, vm| {
-                let (lo, hi) = (a.get(p, vm)?, b.get(p, vm)?);
-                check_range(lo, hi)?;
-                let (mut acc, mut stopped) = (0, false);
-                for v in lo..=hi {
-                    vm.tick()?;
-                    vm.locals[slot] = v;
-                    if quant_step(q, body.get(p, vm)?, &mut acc).map_err(|_| too_large(p, span))? {
-                        stopped = true;
-                        break;
-                    }
-                }
-                Ok(quant_result(q, acc, stopped))
-            }),
-            QDomain::Walk(w) => Box::new(move |p, vm| {
-                let (mut acc, mut stopped) = (0, false);
-                w.run(p, vm, slot, |p, vm| {
-                    stopped = quant_step(q, body.get(p, vm)?, &mut acc).map_err(|_| too_large(p, span))?;
-                    Ok(stopped)
-                })?;
-                Ok(quant_result(q, acc, stopped))
-            }),
-            QDomain::Set(s) => Box::new(move |p, vm| {
-                let set = s.get(p, vm)?;
-                let (mut acc, mut stopped) = (0, false);
-                for_each_site(p, vm, set, |p, vm, s| {
-                    vm.tick()?;
-                    vm.locals[slot] = s as i64;
-                    stopped = quant_step(q, body.get(p, vm)?, &mut acc).map_err(|_| too_large(p, span))?;
-                    Ok(stopped)
-                })?;
-                Ok(quant_result(q, acc, stopped))
-            }),
-        }
-    }
-
     fn hook(&mut self, h: u16, args: &[Expr]) -> Fx {
         enum Arg {
             Scalar(Type, Opnd),
@@ -965,106 +744,6 @@ impl Lower<'_> {
         })
     }
 
-    /// An expression whose value is a set of sites, read in place when it is
-    /// a fixed set or a player's sites of a kind.
-    pub(crate) fn set(&mut self, e: &Expr) -> SetOpnd {
-        match e {
-            Expr::Const(Value::Set(id)) => SetOpnd::Fixed(*id),
-            Expr::KindSet(kind, pl) if self.leaf(pl).is_some() && !self.territory(*kind) => {
-                SetOpnd::OfPlayer(self.g.kind_sets[kind.index()].clone().into(), self.leaf(pl).expect("a leaf"))
-            }
-            _ => SetOpnd::Dyn(self.set_fn(e)),
-        }
-    }
-
-    /// An expression whose value is a set of sites (a single site is a set of one).
-    fn set_fn(&mut self, e: &Expr) -> Fset {
-        match e {
-            Expr::Const(Value::Set(id)) => {
-                let id = *id;
-                Box::new(move |_, _| Ok(SetV::Fixed(id)))
-            }
-            Expr::Const(Value::Mask(m)) => {
-                let m = *m;
-                Box::new(move |_, _| Ok(SetV::Mask(m)))
-            }
-            Expr::Local(s) if self.slots[*s as usize] == Type::Set => {
-                let s = *s as usize;
-                Box::new(move |_, vm| Ok(vm.sets[s]))
-            }
-            Expr::KindSet(kind, pl) if self.territory(*kind) => {
-                // Territory: the sites of the kind whose owner (kept as
-                // state) is the player, now.
-                let pl = self.opnd(pl);
-                let (var, _) = self.g.territory.expect("territory");
-                let offset = self.g.state[var as usize].offset;
-                let all = self.g.kind_sets[kind.index()][self.g.players.len()];
-                Box::new(move |p, vm| {
-                    let who = pl.player(p, vm)?;
-                    let mut mask = 0u64;
-                    for &s in &p.game.sets[all as usize] {
-                        if vm.pos.vars[offset + s as usize] == Value::Player(who) {
-                            if s >= 64 {
-                                return Err(Fault::error(
-                                    "a player's sites, when their owners change, can be only among the first 64".into(),
-                                ));
-                            }
-                            mask |= 1 << s;
-                        }
-                    }
-                    Ok(SetV::Mask(mask))
-                })
-            }
-            Expr::KindSet(kind, pl) => {
-                let pl = self.opnd(pl);
-                let ids: Vec<u16> = self.g.kind_sets[kind.index()].clone();
-                Box::new(move |p, vm| Ok(SetV::Fixed(ids[pl.player(p, vm)? as usize])))
-            }
-            Expr::Filter(set, slot, cond) => {
-                let set = self.set(set);
-                let slot = *slot as usize;
-                self.slots[slot] = Type::Site;
-                let cond = self.opnd(cond);
-                Box::new(move |p, vm| {
-                    let set = set.get(p, vm)?;
-                    let mut mask = 0u64;
-                    for_each_site(p, vm, set, |p, vm, s| {
-                        if s >= 64 {
-                            return Err(Fault::error(
-                                "a set filtered during play can hold only the first 64 sites".into(),
-                            ));
-                        }
-                        vm.locals[slot] = s as i64;
-                        if cond.get(p, vm)? != 0 {
-                            mask |= 1 << s;
-                        }
-                        Ok(false)
-                    })?;
-                    Ok(SetV::Mask(mask))
-                })
-            }
-            Expr::Cond(c, a, b) if self.ty(a) == Type::Set => {
-                let c = self.opnd(c);
-                let (a, b) = (self.set(a), self.set(b));
-                Box::new(move |p, vm| if c.get(p, vm)? != 0 { a.get(p, vm) } else { b.get(p, vm) })
-            }
-            _ if self.ty(e) == Type::Set => {
-                Box::new(|_, _| Err(Fault::error("this set of sites cannot be computed during play".into())))
-            }
-            // One site.
-            _ => {
-                let x = self.opnd(e);
-                Box::new(move |p, vm| {
-                    let v = x.get(p, vm)?;
-                    if v < 0 {
-                        return Err(none_here("a set of sites"));
-                    }
-                    Ok(SetV::One(v as SiteId))
-                })
-            }
-        }
-    }
-
     /// The check that a per-site state variable kept for one kind of site is
     /// read or set only for a site of that kind.
     pub(crate) fn kind_check(&self, var: u16) -> impl Fn(&Program, SiteId) -> Res<()> + Send + Sync + use<> {
@@ -1087,22 +766,9 @@ impl Lower<'_> {
     }
 }
 
-/// Takes one value of a quantifier's body; true when the answer is known.
-#[inline(always)]
-fn quant_step(q: Quant, r: i64, acc: &mut i64) -> Result<bool, ()> {
-    Ok(match q {
-        Quant::Sum => {
-            *acc = acc.checked_add(r).ok_or(())?;
-            false
-        }
-        Quant::Any => r != 0,
-        Quant::All => r == 0,
-    })
-}
-
 /// A number beyond what the rules can hold, reported where it is written.
 #[cold]
-fn too_large(p: &Program, span: Option<Span>) -> Fault {
+pub(super) fn too_large(p: &Program, span: Option<Span>) -> Fault {
     let what = "a number in the rules grew too large (beyond 9223372036854775807 either way)";
     match span {
         Some(span) => Fault::at(
@@ -1111,22 +777,4 @@ fn too_large(p: &Program, span: Option<Span>) -> Fault {
         ),
         None => Fault::error(what.into()),
     }
-}
-
-/// A quantifier's value: the sum, or whether it stopped early (`any`: one
-/// held; `all`: one failed).
-#[inline(always)]
-fn quant_result(q: Quant, acc: i64, stopped: bool) -> i64 {
-    match q {
-        Quant::Sum => acc,
-        Quant::Any => stopped as i64,
-        Quant::All => !stopped as i64,
-    }
-}
-
-enum QDomain {
-    Players,
-    Range(Opnd, Opnd),
-    Set(SetOpnd),
-    Walk(WalkOpnd),
 }

@@ -11,6 +11,7 @@
 
 pub(crate) mod expr;
 mod memo;
+pub(crate) mod sets;
 pub(crate) mod stmt;
 
 use std::sync::{Arc, OnceLock};

@@ -4,7 +4,8 @@
 
 use std::sync::OnceLock;
 
-use super::expr::{Opnd, dec, for_each_site};
+use super::expr::{Opnd, dec};
+use super::sets::for_each_site;
 use super::{Block, Fst, Lower, Program, run};
 use crate::engine::arrange;
 use crate::engine::game::{Domain, Expr, SiteId, Stmt, StmtKind, Type};
