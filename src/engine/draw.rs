@@ -30,7 +30,7 @@ pub(crate) struct Candidates {
 }
 
 impl Candidates {
-    /// Empties both lists (their space is kept).
+    /// Empties the lists (their space is kept).
     pub(crate) fn clear(&mut self) {
         self.groups.clear();
         self.avoided.clear();
@@ -81,6 +81,14 @@ impl Candidates {
                 None
             }
         })
+    }
+
+    /// The pass of a player who has no move, drawn as from a list of one
+    /// legal move (one number is drawn, so the games that follow are the
+    /// ones a list would give).
+    pub(crate) fn pass(rng: &mut impl Rng) -> Move {
+        rng.gen_range(0..1u64);
+        Move::PASS
     }
 
     /// The candidate with this number was tried and refused.

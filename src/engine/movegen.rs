@@ -282,11 +282,7 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
         return Ok(Some(c.avoided[rng.gen_range(0..c.avoided.len())]));
     }
     if must_pass(p, vm, me)? {
-        // Drawn from a list of one, as a list of the legal moves would be.
-        c.clear();
-        c.groups.push((Move::PASS, 1));
-        c.counted();
-        return Ok(c.draw(rng).map(|(mv, _)| mv));
+        return Ok(Some(Candidates::pass(rng)));
     }
     Ok(None)
 }

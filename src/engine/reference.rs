@@ -483,10 +483,7 @@ impl RefEngine {
             return Ok(Some(c.avoided[rng.gen_range(0..c.avoided.len())]));
         }
         if self.must_pass(me)? {
-            c.clear();
-            c.groups.push((Move::PASS, 1));
-            c.counted();
-            return Ok(c.draw(rng).map(|(mv, _)| mv));
+            return Ok(Some(super::draw::Candidates::pass(rng)));
         }
         Ok(None)
     }
