@@ -102,12 +102,23 @@ impl Frame {
     }
 }
 
-/// A fingerprint of counts: equal counts, equal prints (different counts
-/// may share one; `repetitions` then compares them in full).
-fn fingerprint(counts: &[i32]) -> u64 {
+/// A fingerprint of counts, the player to move and the phase: equal
+/// positions, equal prints (different ones may share one; `repetitions`
+/// then compares them in full).
+fn fingerprint(counts: &[i32], t: &Turn) -> u64 {
+    let h = ((t.to_move as u64) << 8 | t.phase as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     counts
         .iter()
-        .fold(0x243F_6A88_85A3_08D3u64, |h, &c| (h ^ c as u32 as u64).wrapping_mul(0x0100_0000_01B3).rotate_left(5))
+        .fold(h ^ 0x243F_6A88_85A3_08D3u64, |h, &c| (h ^ c as u32 as u64).wrapping_mul(0x0100_0000_01B3).rotate_left(5))
+}
+
+/// Slots of the count of prints seen ([`Vm::repetitions`]): a position
+/// whose slot counts none occurred nowhere before, without a scan.
+const SEEN_BITS: u32 = 14;
+
+#[inline(always)]
+fn seen_slot(print: u64) -> usize {
+    (print.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - SEEN_BITS)) as usize
 }
 
 /// Loop and sowing steps one call of the engine may take.
@@ -124,10 +135,13 @@ pub(crate) struct Vm {
     undo_counts: Vec<i32>,
     undo_vars: Vec<Value>,
     undo_turns: Vec<Turn>,
-    /// A fingerprint of the counts of each saved position, made when
-    /// `repetitions` first compares it, so that most comparisons are one
-    /// number (only the rules that read `repetitions` pay for it).
+    /// A fingerprint of each saved position, made when `repetitions` first
+    /// compares it, so that most comparisons are one number (only the rules
+    /// that read `repetitions` pay for it); and how many of those prints
+    /// fall in each of 2^SEEN_BITS slots (empty until `repetitions` is read),
+    /// so that a position seen nowhere before is known without a scan.
     undo_prints: Vec<u64>,
+    seen: Vec<u32>,
     /// Reused buffers of moves (nothing is allocated once warm).
     pub scratch: Vec<Vec<Move>>,
     /// The candidates a random move is drawn from (reused buffers).
@@ -197,6 +211,7 @@ impl Clone for Vm {
             undo_vars: self.undo_vars.clone(),
             undo_turns: self.undo_turns.clone(),
             undo_prints: self.undo_prints.clone(),
+            seen: self.seen.clone(),
             scratch: vec![],
             candidates: Default::default(),
             avoided: vec![],
@@ -226,6 +241,7 @@ impl Vm {
             undo_vars: Vec::with_capacity(state_slots * 256),
             undo_turns: Vec::with_capacity(256),
             undo_prints: Vec::new(),
+            seen: Vec::new(),
             scratch: vec![],
             candidates: Default::default(),
             avoided: vec![],
@@ -310,7 +326,7 @@ impl Vm {
         let Some(t) = self.undo_turns.pop() else {
             return false;
         };
-        self.undo_prints.truncate(self.undo_turns.len());
+        self.forget_prints(self.undo_turns.len());
         let n = self.pos.counts.len();
         let at = self.undo_counts.len() - n;
         self.pos.counts.copy_from_slice(&self.undo_counts[at..]);
@@ -341,10 +357,18 @@ impl Vm {
     /// (the same counters, state and player to move, in the same phase).
     pub(crate) fn repetitions(&mut self) -> usize {
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
-        for k in self.undo_prints.len()..self.undo_turns.len() {
-            self.undo_prints.push(fingerprint(&self.undo_counts[k * n..(k + 1) * n]));
+        if self.seen.is_empty() {
+            self.seen = vec![0; 1 << SEEN_BITS];
         }
-        let here = fingerprint(&self.pos.counts);
+        for k in self.undo_prints.len()..self.undo_turns.len() {
+            let print = fingerprint(&self.undo_counts[k * n..(k + 1) * n], &self.undo_turns[k]);
+            self.seen[seen_slot(print)] += 1;
+            self.undo_prints.push(print);
+        }
+        let here = fingerprint(&self.pos.counts, &self.pos.turn);
+        if self.seen[seen_slot(here)] == 0 {
+            return 0;
+        }
         (0..self.undo_turns.len())
             .filter(|&k| {
                 let t = self.undo_turns[k];
@@ -357,6 +381,15 @@ impl Vm {
             .count()
     }
 
+    /// Drops the prints of the saved positions from the `keep`-th on.
+    #[inline]
+    fn forget_prints(&mut self, keep: usize) {
+        while self.undo_prints.len() > keep {
+            let print = self.undo_prints.pop().expect("longer than keep");
+            self.seen[seen_slot(print)] -= 1;
+        }
+    }
+
     /// Swaps the position with the one saved last on the undo stack (the
     /// position before the move being made); swapping again swaps back.
     pub(crate) fn swap_with_saved(&mut self) -> bool {
@@ -364,7 +397,7 @@ impl Vm {
         let Some(t) = self.undo_turns.last_mut() else { return false };
         std::mem::swap(t, &mut self.pos.turn);
         // The saved position changes: its fingerprint is made again.
-        self.undo_prints.truncate(self.undo_turns.len() - 1);
+        self.forget_prints(self.undo_turns.len() - 1);
         let at = self.undo_counts.len() - n;
         self.undo_counts[at..].swap_with_slice(&mut self.pos.counts);
         let at = self.undo_vars.len() - v;
