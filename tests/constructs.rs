@@ -517,6 +517,35 @@ fn territory_owners_kept_as_state_change_whose_pits_are_whose() {
     assert!(err.contains("an owner kept as state is a player for each site of a kind"), "{err}");
 }
 
+#[test]
+fn a_skip_reading_owners_kept_as_state_follows_them() {
+    // Each sows over the pits they own, skipping the others; claiming a pit
+    // of the opponent's makes it the claimer's.
+    let mut e = engine(
+        "state owner of every pit: player
+         setup { put 2 in s3  put 1 in n1  put 1 in n2  put 1 in n3 }
+         move sow \"{h}\" { choose h in every pit of mover where count(h) > 0
+           sow h along round skip owner(it) != mover }
+         move claim \"claim {h}\" { choose h in every pit of opponent(mover) where count(h) == 1
+           set owner(h) = mover }",
+    );
+    play(&mut e, "s3");
+    assert_eq!(counts(&e), [1, 1, 0, 1, 1, 1, 0, 0]);
+    // North's one counter skips South's row, round to n1.
+    play(&mut e, "n3");
+    assert_eq!(counts(&e), [1, 1, 0, 2, 1, 0, 0, 0]);
+    play(&mut e, "claim n2");
+    // n2 is South's now: North's two counters from n1 skip it (and South's
+    // row): n3, then round to n1.
+    play(&mut e, "n1");
+    assert_eq!(counts(&e), [1, 1, 0, 1, 1, 1, 0, 0]);
+    // Taken back, n2 is North's again, and sown into.
+    assert!(e.undo() && e.undo());
+    play(&mut e, "s1");
+    play(&mut e, "n1");
+    assert_eq!(counts(&e), [0, 2, 0, 0, 2, 1, 0, 0]);
+}
+
 fn compiled(text: &str) -> Result<mancala::engine::game::Game, String> {
     compile_source("test.mancala", text, &Config::default()).map_err(|f| f.render(false))
 }

@@ -64,7 +64,10 @@ impl Compiler {
                     .filter(|e| !matches!(e, GExpr::Const(Value::Bool(false))))
                     .collect();
                 scope.reset(mark);
-                let (fixed_skips, skips): (Vec<GExpr>, Vec<GExpr>) = sk.into_iter().partition(|e| is_fixed(e, it));
+                // Owners kept as state (territory) change during play.
+                let owners_fixed = self.game.territory.is_none();
+                let (fixed_skips, skips): (Vec<GExpr>, Vec<GExpr>) =
+                    sk.into_iter().partition(|e| is_fixed(e, it, owners_fixed));
                 GStmt::Sow { amount, source: src?, track: trk?, it, ordered, fixed_skips, skips, start, relay, each }
             }
             StmtKind::Take { amount, colour, from, to } => {
@@ -273,29 +276,24 @@ impl Compiler {
     }
 }
 
-/// Whether a statement moves a number of counters (not all there are).
 /// Whether an expression depends only on the site `it` stands for, the
 /// mover, and things fixed when the game is compiled: then its value can be
-/// tabulated for each site of a track and each mover.
-fn is_fixed(e: &GExpr, it: u8) -> bool {
+/// tabulated for each site of a track and each mover. Owners are fixed
+/// unless they are kept as state (`owners_fixed` false).
+fn is_fixed(e: &GExpr, it: u8, owners_fixed: bool) -> bool {
     use GExpr::*;
+    let fixed = |x: &GExpr| is_fixed(x, it, owners_fixed);
     match e {
         Const(_) => true,
         Local(s) => *s == it,
         Builtin(b) => *b == crate::engine::game::Builtin::Mover,
-        Owner(x)
-        | OwnedSite(_, x)
-        | Relation(_, x)
-        | IsKind(x, _)
-        | KindSet(_, x)
-        | Not(x)
-        | Neg(x)
-        | Side(x)
-        | Opponent(x)
-        | Index(x) => is_fixed(x, it),
-        Bin(_, a, b) | Min(a, b) | Max(a, b) | OnTrack(a, b) | Member(a, b) => is_fixed(a, it) && is_fixed(b, it),
-        Spanned(_, x) => is_fixed(x, it),
-        Cond(c, a, b) => is_fixed(c, it) && is_fixed(a, it) && is_fixed(b, it),
+        Owner(x) | KindSet(_, x) => owners_fixed && fixed(x),
+        OwnedSite(_, x) | Relation(_, x) | IsKind(x, _) | Not(x) | Neg(x) | Side(x) | Opponent(x) | Index(x) => {
+            fixed(x)
+        }
+        Bin(_, a, b) | Min(a, b) | Max(a, b) | OnTrack(a, b) | Member(a, b) => fixed(a) && fixed(b),
+        Spanned(_, x) => fixed(x),
+        Cond(c, a, b) => fixed(c) && fixed(a) && fixed(b),
         _ => false,
     }
 }
