@@ -546,6 +546,55 @@ fn a_skip_reading_owners_kept_as_state_follows_them() {
     assert_eq!(counts(&e), [0, 2, 0, 0, 2, 1, 0, 0]);
 }
 
+#[test]
+fn a_skip_reading_state_follows_it_as_it_changes_and_is_taken_back() {
+    // The sowing's table for `closed(it)` is made for the state it reads
+    // and made again when that state changes (or is undone).
+    let mut e = engine(
+        "state closed of every pit: condition
+         setup { put 4 in s1  put 1 in n1 }
+         move sow \"{h}\" { choose h in every pit of mover where count(h) > 0
+           sow h along round skip closed(it) }
+         move close \"close {h}\" { choose h in every pit where count(h) == 0 and not closed(h)
+           set closed(h) = true }",
+    );
+    play(&mut e, "close s2");
+    play(&mut e, "n1");
+    assert_eq!(counts(&e), [4, 0, 0, 0, 1, 0, 0, 0]);
+    // s2 closed: s3, n1, n2, n3.
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [0, 0, 1, 1, 2, 1, 0, 0]);
+    assert!(e.undo() && e.undo());
+    // s2 and s3 closed: n1, n2, n3, then round to s1.
+    play(&mut e, "close s3");
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [1, 0, 0, 2, 1, 1, 0, 0]);
+    // Nothing closed: s2, s3, n1, n2.
+    assert!(e.undo() && e.undo() && e.undo());
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [0, 1, 1, 2, 1, 0, 0, 0]);
+}
+
+#[test]
+fn a_skip_that_goes_wrong_goes_wrong_only_where_the_sowing_reaches() {
+    // `closed` is kept for pits; the track passes the stores. A skip asking
+    // it of a store goes wrong, but only once a sowing reaches one.
+    let mut e = engine(
+        "state closed of every pit: condition
+         track loop cyclic: s[1..3], S, n[1..3], N
+         setup { put 1 in s1  put 3 in s2 }
+         move sow \"{h}\" { choose h in every pit of mover where count(h) > 0
+           sow h along loop skip closed(it) }",
+    );
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [0, 4, 0, 0, 0, 0, 0, 0]);
+    e.undo();
+    let mv = e.find_move("s2").unwrap().unwrap();
+    let err = format!("{:?}", e.apply(mv).unwrap_err());
+    assert!(err.contains("`closed` is kept for every pit; `S` is a store"), "{err}");
+    assert_eq!(counts(&e), [1, 3, 0, 0, 0, 0, 0, 0]);
+}
+
 fn compiled(text: &str) -> Result<mancala::engine::game::Game, String> {
     compile_source("test.mancala", text, &Config::default()).map_err(|f| f.render(false))
 }

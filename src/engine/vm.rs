@@ -165,6 +165,32 @@ pub(crate) struct Vm {
     pub bank_read: bool,
     /// The values the choices' `where`s keep during a search for moves.
     pub memo: Memo,
+    /// The sowing tables made for the state, by statement, track and mover
+    /// (as `Program::sow_tables`; empty until one is made).
+    pub kept: Vec<KeptTable>,
+}
+
+/// Where a sowing goes from each place on a track, its skip clauses
+/// applied: `next[i]` is the place after place `i` (`next[len]`: the first,
+/// for a source off the track), `program::stmt::OFF` past the end of a
+/// linear track; whether each place is skipped, and how many are not.
+#[derive(Clone, Default)]
+pub(crate) struct SowTable {
+    pub next: Vec<u16>,
+    pub skipped: Vec<bool>,
+    pub live: usize,
+}
+
+/// A sowing table whose skips read state (see `program/stmt.rs`): made for
+/// the values `key` of the state they read, kept until those change.
+/// `failed`: a skip went wrong for some site of the track, so the sowing
+/// asks its skips site by site, as it reaches them, while the key holds.
+#[derive(Clone, Default)]
+pub(crate) struct KeptTable {
+    pub key: Vec<Value>,
+    pub made: bool,
+    pub failed: bool,
+    pub tab: SowTable,
 }
 
 /// Kept values of the closed parts of the choices' `where`s (see
@@ -224,6 +250,7 @@ impl Clone for Vm {
             banks: self.banks.clone(),
             bank_read: self.bank_read,
             memo: Memo::new(self.memo.val.len()),
+            kept: Vec::new(),
         }
     }
 }
@@ -254,6 +281,7 @@ impl Vm {
             banks: Vec::new(),
             bank_read: false,
             memo: Memo::default(),
+            kept: Vec::new(),
         }
     }
 

@@ -98,7 +98,7 @@ pub struct Program {
     pub(crate) owners: Vec<i64>,
     pub(crate) kinds: Vec<u8>,
     /// The sowing tables (see [`stmt::SowTable`]), made on first use.
-    pub(crate) sow_tables: Vec<OnceLock<stmt::SowTable>>,
+    pub(crate) sow_tables: Vec<OnceLock<crate::engine::vm::SowTable>>,
     /// How many local variable slots the closures use.
     pub(crate) locals: usize,
     /// How many memos the choices' `where`s keep (see `memo.rs`).

@@ -8,29 +8,37 @@ use super::expr::{Opnd, dec};
 use super::sets::for_each_site;
 use super::{Block, Fst, Lower, Program, run};
 use crate::engine::arrange;
+use crate::engine::game::Track;
 use crate::engine::game::{Domain, Expr, SiteId, Stmt, StmtKind, Type};
-use crate::engine::vm::{Fault, Res, Vm, check_range};
+use crate::engine::vm::{Fault, KeptTable, Res, SowTable, Vm, check_range};
 
 /// Most counters a game may have; `put` refuses to go beyond it, and no
 /// move can, since moves conserve counters.
 pub(crate) const MAX_COUNT: i32 = 100_000_000;
 
-/// Where a sowing goes from each place on a track, the fixed skip clauses
-/// applied: `next[i]` is the place after place `i` (`next[len]`: the first,
-/// for a source off the track), [`OFF`] past the end of a linear track.
-pub(crate) struct SowTable {
-    next: Box<[u16]>,
-    /// Whether each place is skipped, and how many are not.
-    skipped: Box<[bool]>,
-    live: usize,
-}
-
 pub(crate) const OFF: u16 = u16::MAX;
 
 impl SowTable {
     fn new(skipped: &[bool], cyclic: bool) -> SowTable {
+        let mut t = SowTable::default();
+        t.fill(skipped, cyclic);
+        t
+    }
+
+    fn fill(&mut self, skipped: &[bool], cyclic: bool) {
+        self.skipped.clear();
+        self.skipped.extend_from_slice(skipped);
+        self.link(cyclic);
+    }
+
+    /// Makes the places' next places for the places `skipped` holds
+    /// (nothing allocated once it has been made for the track).
+    fn link(&mut self, cyclic: bool) {
+        let skipped = &self.skipped;
         let len = skipped.len();
-        let mut next = vec![OFF; len + 1];
+        let next = &mut self.next;
+        next.clear();
+        next.resize(len + 1, OFF);
         for (i, n) in next.iter_mut().enumerate() {
             let mut j = if i == len { 0 } else { i + 1 };
             for _ in 0..=len {
@@ -47,7 +55,7 @@ impl SowTable {
                 j += 1;
             }
         }
-        SowTable { next: next.into(), skipped: skipped.into(), live: skipped.iter().filter(|&&s| !s).count() }
+        self.live = skipped.iter().filter(|&&s| !s).count();
     }
 }
 
@@ -76,6 +84,47 @@ fn sow_table<'p>(
     }
     let _ = cell.set(SowTable::new(&skipped, track.cyclic));
     Ok(cell.get().expect("set just above"))
+}
+
+/// Sows `n` counters of one colour along `track` from the place after
+/// `pos`, by a table: whole laps of a cyclic track are added at once.
+fn sow_along(vm: &mut Vm, track: &Track, tab: &SowTable, mut pos: usize, mut n: i32) -> Res<()> {
+    if track.cyclic && n as usize > tab.live {
+        let laps = (n - 1) / tab.live as i32;
+        for (&site, &skip) in track.sites.iter().zip(tab.skipped.iter()) {
+            if !skip {
+                vm.pos.counts[site as usize] += laps;
+            }
+        }
+        n -= laps * tab.live as i32;
+    }
+    for _ in 0..n {
+        let nx = tab.next[pos];
+        if nx == OFF {
+            return Err(Fault::ILLEGAL);
+        }
+        pos = nx as usize;
+        vm.pos.counts[track.sites[pos] as usize] += 1;
+    }
+    vm.f.last = track.sites[pos];
+    vm.f.last_colour = 0;
+    Ok(())
+}
+
+/// Whether the state at `ranges` of `vars` is still `key`.
+fn same_state(
+    key: &[crate::engine::game::Value],
+    ranges: &[(usize, usize)],
+    vars: &[crate::engine::game::Value],
+) -> bool {
+    let mut k = 0;
+    for &(a, l) in ranges {
+        if key[k..k + l] != vars[a..a + l] {
+            return false;
+        }
+        k += l;
+    }
+    true
 }
 
 #[cold]
@@ -356,6 +405,53 @@ impl Lower<'_> {
         }
     }
 
+    /// Whether a skip clause reads nothing but `it`, the mover, what is
+    /// fixed when the game is compiled, and state: then a sowing table made
+    /// for the values of that state holds until they change. The places of
+    /// the state it reads (offset and length in the position's values) are
+    /// added to `ranges`.
+    fn keyed(&self, e: &Expr, it: u8, ranges: &mut Vec<(usize, usize)>) -> bool {
+        use crate::engine::game::Builtin;
+        let sites = self.g.sites.len();
+        let owners = |ranges: &mut Vec<(usize, usize)>| {
+            if let Some((var, _)) = self.g.territory {
+                ranges.push((self.g.state[var as usize].offset, sites));
+            }
+        };
+        match e {
+            Expr::Const(_) => true,
+            Expr::Local(s) => *s == it,
+            Expr::Builtin(b) => *b == Builtin::Mover,
+            Expr::State(v) => {
+                ranges.push((self.g.state[*v as usize].offset, 1));
+                true
+            }
+            Expr::SiteState(v, x) => {
+                ranges.push((self.g.state[*v as usize].offset, sites));
+                self.keyed(x, it, ranges)
+            }
+            Expr::Owner(x) | Expr::KindSet(_, x) => {
+                owners(ranges);
+                self.keyed(x, it, ranges)
+            }
+            Expr::OwnedSite(_, x)
+            | Expr::Relation(_, x)
+            | Expr::IsKind(x, _)
+            | Expr::Family(_, x)
+            | Expr::Not(x)
+            | Expr::Neg(x)
+            | Expr::Side(x)
+            | Expr::Opponent(x)
+            | Expr::Index(x)
+            | Expr::Spanned(_, x) => self.keyed(x, it, ranges),
+            Expr::Bin(_, a, b) | Expr::Min(a, b) | Expr::Max(a, b) | Expr::OnTrack(a, b) | Expr::Member(a, b) => {
+                self.keyed(a, it, ranges) && self.keyed(b, it, ranges)
+            }
+            Expr::Cond(c, a, b) => self.keyed(c, it, ranges) && self.keyed(a, it, ranges) && self.keyed(b, it, ranges),
+            _ => false,
+        }
+    }
+
     fn sow(&mut self, s: &SowDef) -> Fst {
         let src = self.opnd(s.source);
         let trk = self.opnd(s.track);
@@ -371,11 +467,19 @@ impl Lower<'_> {
         self.slots[it] = Type::Site;
         let fixed: Vec<Opnd> = s.fixed_skips.iter().map(|e| self.opnd(e)).collect();
         let dynamic: Vec<Opnd> = s.skips.iter().map(|e| self.opnd(e)).collect();
+        let mut ranges = Vec::new();
+        let keyed =
+            (!s.skips.is_empty() && s.each.is_empty() && s.skips.iter().all(|e| self.keyed(e, s.it, &mut ranges)))
+                .then(|| {
+                    ranges.sort_unstable();
+                    ranges.dedup();
+                    ranges.into_boxed_slice()
+                });
         // This statement's tables: one per track and mover, from `base`.
         let base = self.sow_cells;
         self.sow_cells += self.g.tracks.len() * self.g.players.len().max(1);
         let np = self.g.players.len().max(1);
-        let sow = Sow { trk, start, fixed, dynamic, each, it, ordered: s.ordered, base, np };
+        let sow = Sow { trk, start, fixed, dynamic, keyed, each, it, ordered: s.ordered, base, np };
         Box::new(move |p, vm| {
             let mut s = src.site(p, vm)?;
             let mut n = match &amount {
@@ -440,6 +544,9 @@ struct Sow {
     start: Option<Opnd>,
     fixed: Vec<Opnd>,
     dynamic: Vec<Opnd>,
+    /// When every skip of `dynamic` reads only state (and what is fixed):
+    /// the places of that state, for the tables kept in `Vm::kept`.
+    keyed: Option<Box<[(usize, usize)]>>,
     each: Block,
     it: usize,
     ordered: bool,
@@ -449,6 +556,65 @@ struct Sow {
 }
 
 impl Sow {
+    /// The table kept for this statement, track and mover (`at`), made
+    /// again if the state its skips read has changed since (taken out of
+    /// `vm.kept`; the caller puts it back). `None` when a skip went wrong
+    /// for some site of the track: then the sowing asks the skips site by
+    /// site, so that a skip goes wrong only where the sowing reaches it.
+    fn kept_table(
+        &self,
+        p: &Program,
+        vm: &mut Vm,
+        at: usize,
+        track: &Track,
+        fixed: &SowTable,
+        ranges: &[(usize, usize)],
+    ) -> Option<KeptTable> {
+        if vm.kept.len() <= at {
+            vm.kept.resize_with(p.sow_tables.len(), KeptTable::default);
+        }
+        let mut kept = std::mem::take(&mut vm.kept[at]);
+        if !(kept.made && same_state(&kept.key, ranges, &vm.pos.vars)) {
+            kept.key.clear();
+            for &(a, l) in ranges {
+                kept.key.extend_from_slice(&vm.pos.vars[a..a + l]);
+            }
+            kept.made = true;
+            kept.failed = false;
+            kept.tab.skipped.clear();
+            let it = vm.locals[self.it];
+            'sites: for (i, &site) in track.sites.iter().enumerate() {
+                let mut skip = fixed.skipped[i];
+                if !skip {
+                    vm.locals[self.it] = site as i64;
+                    for c in &self.dynamic {
+                        match c.get(p, vm) {
+                            Ok(0) => {}
+                            Ok(_) => {
+                                skip = true;
+                                break;
+                            }
+                            Err(_) => {
+                                kept.failed = true;
+                                break 'sites;
+                            }
+                        }
+                    }
+                }
+                kept.tab.skipped.push(skip);
+            }
+            vm.locals[self.it] = it;
+            if !kept.failed {
+                kept.tab.link(track.cyclic);
+            }
+        }
+        if kept.failed {
+            vm.kept[at] = kept;
+            return None;
+        }
+        Some(kept)
+    }
+
     /// Lifts `n` counters of `s` (all, if none given) and sows them. The
     /// first lap sows colours in the move's order (`in order`); a relay's
     /// later laps in seat order.
@@ -525,30 +691,24 @@ impl Sow {
         };
         // A sowing takes no work from the budget: it ends when the
         // counters lifted run out, however many there are.
-        if order.is_none() && self.dynamic.is_empty() && self.each.is_empty() {
-            // The common case: one colour, every skip tabulated. Whole
-            // laps of a cyclic track are added at once.
-            let mut n = n;
-            if track.cyclic && n as usize > tab.live {
-                let laps = (n - 1) / tab.live as i32;
-                for (&site, &skip) in track.sites.iter().zip(tab.skipped.iter()) {
-                    if !skip {
-                        vm.pos.counts[site as usize] += laps;
-                    }
-                }
-                n -= laps * tab.live as i32;
+        if order.is_none() && self.each.is_empty() {
+            // The common case: one colour, every skip tabulated.
+            if self.dynamic.is_empty() {
+                return sow_along(vm, track, tab, pos, n);
             }
-            for _ in 0..n {
-                let nx = tab.next[pos];
-                if nx == OFF {
-                    return Err(Fault::ILLEGAL);
+            // Skips that read state: a table made for its values.
+            if let Some(ranges) = &self.keyed {
+                let at = self.base + t as usize * self.np + vm.f.mover as usize;
+                if let Some(kept) = self.kept_table(p, vm, at, track, tab, ranges) {
+                    let r = if kept.tab.live == 0 && track.cyclic {
+                        Err(all_skipped(p, t))
+                    } else {
+                        sow_along(vm, track, &kept.tab, pos, n)
+                    };
+                    vm.kept[at] = kept;
+                    return r;
                 }
-                pos = nx as usize;
-                vm.pos.counts[track.sites[pos] as usize] += 1;
             }
-            vm.f.last = track.sites[pos];
-            vm.f.last_colour = 0;
-            return Ok(());
         }
         // Counters sown one by one run the rule file's conditions or
         // statements at each. A first lap sows what was lifted, however
