@@ -595,6 +595,40 @@ fn a_skip_that_goes_wrong_goes_wrong_only_where_the_sowing_reaches() {
     assert_eq!(counts(&e), [1, 3, 0, 0, 0, 0, 0, 0]);
 }
 
+#[test]
+fn each_lap_runs_where_every_lap_ends_before_the_relay_goes_on() {
+    // A counter is banked from where each lap ends: before the relay's
+    // condition is tried, and after the last lap too.
+    let rules = |setup: &str| {
+        engine(&format!(
+            "setup {{ {setup} }}
+             move sow \"{{h}}\" {{ choose h in every pit of mover where count(h) > 1
+               sow h along round relay while count(last) > 1
+                 each lap {{ take 1 from last to store(mover) }} }}"
+        ))
+    };
+    // s1's two: s2, s3 (now 2); one banked leaves 1 there, so no relay.
+    let mut e = rules("put 2 in s1  put 1 in s3");
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [0, 1, 1, 0, 0, 0, 1, 0]);
+    // s3 holds 3, less the one banked: its two go on to n1, n2, where the
+    // last lap's counter is banked too.
+    let mut e = rules("put 2 in s1  put 2 in s3");
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [0, 1, 0, 1, 0, 0, 2, 0]);
+    // With `each` as well: `each` after every counter, `each lap` after
+    // the lap's last (and its `each`).
+    let mut e = engine(
+        "state dropped: number
+         setup { put 3 in s1 }
+         move sow \"{h}\" { choose h in every pit of mover where count(h) > 0
+           sow h along round each { set dropped = dropped + 1 }
+             each lap { if dropped == 3 { take last to store(mover) } } }",
+    );
+    play(&mut e, "s1");
+    assert_eq!(counts(&e), [0, 1, 1, 0, 0, 0, 1, 0]);
+}
+
 fn compiled(text: &str) -> Result<mancala::engine::game::Game, String> {
     compile_source("test.mancala", text, &Config::default()).map_err(|f| f.render(false))
 }

@@ -151,16 +151,21 @@ score p: count(every pit of p) * 2147483647 * 2147483647 * 3
 
 #[test]
 fn relay_laps_of_a_million_counters_sown_one_by_one_stop_with_an_error_in_time() {
-    // Hawalis sows with statements at each counter (`each`) and relays
-    // until an empty hole: with a million counters in every pit, each lap
-    // is a million steps of the rules, and the laps go on. The work budget
-    // stops the move with an error that says why, instead of running for
-    // hours (as a fuzz campaign found).
-    let text = std::fs::read_to_string("rules/hawalis.mancala")
-        .unwrap()
-        .replace("put 2 in every pit", "put 1000000 in every pit");
-    assert!(text.contains("put 1000000 in every pit"));
-    let game = mancala::compile::compile_source("hawalis-huge.mancala", &text, &Config::default())
+    // A sowing with statements at each counter (`each`) that relays until
+    // an empty hole: with a million counters in every pit, each lap is a
+    // million steps of the rules, and the laps go on. The work budget stops
+    // the move with an error that says why, instead of running for hours
+    // (as a fuzz campaign found, in Hawalis as it was then written).
+    let text = "players south, north
+        pit s[1..6] owner south
+        pit n[1..6] owner north
+        track round cyclic: s[1..6], n[1..6]
+        state dropped: number
+        setup { put 1000000 in every pit }
+        move sow \"{h}\" { choose h in every pit of mover where count(h) > 0
+          sow h along round relay while count(last) > 1 each { set dropped = dropped + 1 } }
+        score p: 0";
+    let game = mancala::compile::compile_source("relay-huge.mancala", text, &Config::default())
         .unwrap_or_else(|f| panic!("{}", f.render(false)));
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

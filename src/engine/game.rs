@@ -195,6 +195,8 @@ pub enum StmtKind {
         relay: Option<Box<Relay>>,
         /// Run after every counter dropped.
         each: Vec<Stmt>,
+        /// Run after every lap (its last counter dropped).
+        lap: Vec<Stmt>,
     },
     Take {
         amount: Option<Expr>,

@@ -409,6 +409,8 @@ pub enum StmtKind {
         relay: Option<Box<Relay>>,
         /// `each { ... }`: run after every counter dropped.
         each: Vec<Stmt>,
+        /// `each lap { ... }`: run after every lap.
+        lap: Vec<Stmt>,
     },
     Take {
         amount: Option<Expr>,

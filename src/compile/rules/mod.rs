@@ -555,14 +555,22 @@ fn needs_trial(s: &g::Stmt) -> bool {
 fn precheck(body: &[g::Stmt], params: &[Param], tracks: &[g::Track]) -> (Option<usize>, usize) {
     if let Some(g::Stmt {
         kind:
-            GStmt::Sow { amount: None, source: GExpr::Local(slot), track: GExpr::Const(Value::Track(t)), relay, each, .. },
+            GStmt::Sow {
+                amount: None,
+                source: GExpr::Local(slot),
+                track: GExpr::Const(Value::Track(t)),
+                relay,
+                each,
+                lap,
+                ..
+            },
         ..
     }) = body.first()
         && tracks[*t as usize].cyclic
         // A relay with a limit on its laps, or statements for each counter
         // that can refuse the move, need the move tried.
         && relay.as_ref().is_none_or(|r| r.max.is_none())
-        && !each.iter().any(needs_trial)
+        && !each.iter().chain(lap).any(needs_trial)
         && let Some(i) = params.iter().position(|p| p.slot == *slot && matches!(p.domain, GDomain::Set(_)))
     {
         return (Some(i), 1);

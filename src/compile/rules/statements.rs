@@ -13,7 +13,7 @@ impl Compiler {
 
     pub(super) fn stmt(&mut self, s: &Stmt, scope: &mut Scope) -> Option<g::Stmt> {
         let kind = match &s.kind {
-            StmtKind::Sow { amount, source, track, order, start, skips, relay, each } => {
+            StmtKind::Sow { amount, source, track, order, start, skips, relay, each, lap } => {
                 let amount = match amount {
                     Some(a) => Some(self.expect(a, Type::Int, scope)?),
                     None => None,
@@ -56,6 +56,7 @@ impl Compiler {
                     None => None,
                 };
                 let each = self.stmts(each, scope);
+                let lap = self.stmts(lap, scope);
                 let mark = scope.mark();
                 let it = scope.bind("it", Type::Site);
                 let sk: Vec<GExpr> = skips
@@ -68,7 +69,19 @@ impl Compiler {
                 let owners_fixed = self.game.territory.is_none();
                 let (fixed_skips, skips): (Vec<GExpr>, Vec<GExpr>) =
                     sk.into_iter().partition(|e| is_fixed(e, it, owners_fixed));
-                GStmt::Sow { amount, source: src?, track: trk?, it, ordered, fixed_skips, skips, start, relay, each }
+                GStmt::Sow {
+                    amount,
+                    source: src?,
+                    track: trk?,
+                    it,
+                    ordered,
+                    fixed_skips,
+                    skips,
+                    start,
+                    relay,
+                    each,
+                    lap,
+                }
             }
             StmtKind::Take { amount, colour, from, to } => {
                 let amount = match amount {

@@ -142,8 +142,8 @@ impl Lower<'_> {
 
     fn stmt(&mut self, s: &Stmt) -> Fst {
         match &s.kind {
-            StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips, start, relay, each } => {
-                self.sow(&SowDef {
+            StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips, start, relay, each, lap } => self
+                .sow(&SowDef {
                     amount: amount.as_ref(),
                     source,
                     track,
@@ -154,8 +154,8 @@ impl Lower<'_> {
                     skips,
                     relay: relay.as_deref(),
                     each,
-                })
-            }
+                    lap,
+                }),
             StmtKind::Take { amount, colour, from, to } => {
                 let to = to.as_ref().map(|t| self.opnd(t));
                 let colour = colour.as_ref().map(|c| self.opnd(c));
@@ -463,6 +463,7 @@ impl Lower<'_> {
             max: r.max.as_ref().map(|x| self.opnd(x)),
         });
         let each = self.block(s.each);
+        let lap_end = self.block(s.lap);
         let it = s.it as usize;
         self.slots[it] = Type::Site;
         let fixed: Vec<Opnd> = s.fixed_skips.iter().map(|e| self.opnd(e)).collect();
@@ -493,6 +494,9 @@ impl Lower<'_> {
             let mut laps = 1;
             loop {
                 sow.lap(p, vm, s, n, laps == 1)?;
+                if !lap_end.is_empty() {
+                    run(&lap_end, p, vm)?;
+                }
                 let Some(r) = &relay else { return Ok(()) };
                 if r.cond.get(p, vm)? == 0 {
                     return Ok(());
@@ -530,6 +534,7 @@ pub(crate) struct SowDef<'a> {
     pub skips: &'a [Expr],
     pub relay: Option<&'a crate::engine::game::Relay>,
     pub each: &'a [Stmt],
+    pub lap: &'a [Stmt],
 }
 
 struct Relay {

@@ -502,7 +502,7 @@ impl Lower {
                     Some(Rule::start_clause) => Some(self.expr(kids(it.next().unwrap()).next().unwrap())?),
                     _ => None,
                 };
-                let (mut skips, mut relay, mut each) = (Vec::new(), None, Vec::new());
+                let (mut skips, mut relay, mut each, mut lap) = (Vec::new(), None, Vec::new(), Vec::new());
                 for clause in it {
                     match clause.as_rule() {
                         Rule::skip_clause => skips.push(self.expr(kids(clause).next().unwrap())?),
@@ -519,10 +519,11 @@ impl Lower {
                             let cond = cond.expect("the grammar requires a condition");
                             relay = Some(Box::new(Relay { from, cond, max, span: rspan }));
                         }
+                        Rule::lap_clause => lap = self.block(kids(clause).next().unwrap())?.stmts,
                         _ => each = self.block(kids(clause).next().unwrap())?.stmts,
                     }
                 }
-                StmtKind::Sow { amount, source, track, order, start, skips, relay, each }
+                StmtKind::Sow { amount, source, track, order, start, skips, relay, each, lap }
             }
             Rule::take_stmt | Rule::remove_stmt => {
                 let remove = rule == Rule::remove_stmt;
