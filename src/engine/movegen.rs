@@ -355,16 +355,24 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
         let sites = &p.game.sets[id as usize];
         if ((out.len() + sites.len()) as u128) <= MAX_LISTED {
             vm.spend(sites.len() as u64)?;
-            let nonempty = def.nonempty.is_some();
-            for &s in sites {
-                if nonempty {
-                    vm.read(s);
-                    if vm.count(s) == 0 {
-                        continue;
-                    }
-                }
-                out.push(Move { def: mv.def, args: [s as i32, 0, 0, 0], order: 0 });
+            if def.nonempty.is_none() {
+                out.extend(sites.iter().map(|&s| Move { def: mv.def, args: [s as i32, 0, 0, 0], order: 0 }));
+                return Ok(());
             }
+            if !vm.banks.is_empty() {
+                for &s in sites {
+                    vm.read(s);
+                }
+            }
+            // Every site written, the empty ones then written over: no
+            // branch on the counts, which a random game cannot predict.
+            let mut n = out.len();
+            out.resize(n + sites.len(), Move::PASS);
+            for &s in sites {
+                out[n] = Move { def: mv.def, args: [s as i32, 0, 0, 0], order: 0 };
+                n += (vm.count(s) != 0) as usize;
+            }
+            out.truncate(n);
             return Ok(());
         }
     }
