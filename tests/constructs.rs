@@ -629,6 +629,27 @@ fn each_lap_runs_where_every_lap_ends_before_the_relay_goes_on() {
     assert_eq!(counts(&e), [0, 1, 1, 0, 0, 0, 1, 0]);
 }
 
+#[test]
+fn an_if_an_option_switches_off_leaves_no_statement() {
+    // `if OPTION and ...` with the option off runs nothing; it is dropped,
+    // so a sowing whose `each` held only it has no `each` at all (and goes
+    // by table). With the option on it stays.
+    let each_len = |on: &str| {
+        let g = compiled(&format!(
+            "{BOARD}option marks = {on} \"mark\"
+             state marked: condition
+             move sow \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0
+               sow h along round each {{ if marks and owner(last) != mover {{ set marked = true }} }} }}"
+        ))
+        .unwrap();
+        match &g.moves[0].body[0].kind {
+            mancala::engine::game::StmtKind::Sow { each, .. } => each.len(),
+            other => panic!("not a sowing: {other:?}"),
+        }
+    };
+    assert_eq!((each_len("false"), each_len("true")), (0, 1));
+}
+
 fn compiled(text: &str) -> Result<mancala::engine::game::Game, String> {
     compile_source("test.mancala", text, &Config::default()).map_err(|f| f.render(false))
 }

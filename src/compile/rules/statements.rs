@@ -198,6 +198,11 @@ impl Compiler {
                     otherwise = out.remove(i).1;
                     out.truncate(i);
                 }
+                // Nothing left to run: no statement (an `each` left empty
+                // lets its sowing go by table).
+                if out.is_empty() && otherwise.is_empty() {
+                    return None;
+                }
                 GStmt::If { branches: out, otherwise }
             }
             StmtKind::For { var, domain, body } => {
