@@ -1,6 +1,9 @@
 //! Statements lowered to closures: sowing, taking, putting, state, control.
 //! A sowing runs along a table of next sites made once per statement, track
-//! and mover, with its fixed skip clauses already applied.
+//! and mover, with its fixed skip clauses already applied; when its other
+//! skips read only state, along a table made for that state's values and
+//! kept in the Vm until they change (`Sow::kept_table`). Its skips are asked
+//! counter by counter only when they read more, or when `each` runs there.
 
 use std::sync::OnceLock;
 
