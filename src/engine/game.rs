@@ -427,6 +427,52 @@ impl Game {
     pub fn option(&self, name: &str) -> Option<Value> {
         self.options.iter().find(|o| o.name == name).map(|o| o.value)
     }
+
+    /// Whether a sowing's skip clause `e` reads nothing but the site `it`
+    /// stands for, the mover, what is fixed when the game is compiled, and
+    /// state. The places of the state it reads (offset and length in the
+    /// position's values; owners kept as state, territory, among them) are
+    /// added to `state`. A clause that reads no state is fixed: tabulated
+    /// once per track and mover; one that reads state is tabulated for the
+    /// values it read, until they change.
+    pub fn skip_reads(&self, e: &Expr, it: u8, state: &mut Vec<(usize, usize)>) -> bool {
+        let sites = self.sites.len();
+        let go = |x: &Expr, state: &mut Vec<(usize, usize)>| self.skip_reads(x, it, state);
+        match e {
+            Expr::Const(_) => true,
+            Expr::Local(s) => *s == it,
+            Expr::Builtin(b) => *b == Builtin::Mover,
+            Expr::State(v) => {
+                state.push((self.state[*v as usize].offset, 1));
+                true
+            }
+            Expr::SiteState(v, x) => {
+                state.push((self.state[*v as usize].offset, sites));
+                go(x, state)
+            }
+            Expr::Owner(x) | Expr::KindSet(_, x) => {
+                if let Some((var, _)) = self.territory {
+                    state.push((self.state[var as usize].offset, sites));
+                }
+                go(x, state)
+            }
+            Expr::OwnedSite(_, x)
+            | Expr::Relation(_, x)
+            | Expr::IsKind(x, _)
+            | Expr::Family(_, x)
+            | Expr::Not(x)
+            | Expr::Neg(x)
+            | Expr::Side(x)
+            | Expr::Opponent(x)
+            | Expr::Index(x)
+            | Expr::Spanned(_, x) => go(x, state),
+            Expr::Bin(_, a, b) | Expr::Min(a, b) | Expr::Max(a, b) | Expr::OnTrack(a, b) | Expr::Member(a, b) => {
+                go(a, state) && go(b, state)
+            }
+            Expr::Cond(c, a, b) => go(c, state) && go(a, state) && go(b, state),
+            _ => false,
+        }
+    }
 }
 
 impl Expr {

@@ -65,10 +65,12 @@ impl Compiler {
                     .filter(|e| !matches!(e, GExpr::Const(Value::Bool(false))))
                     .collect();
                 scope.reset(mark);
-                // Owners kept as state (territory) change during play.
-                let owners_fixed = self.game.territory.is_none();
-                let (fixed_skips, skips): (Vec<GExpr>, Vec<GExpr>) =
-                    sk.into_iter().partition(|e| is_fixed(e, it, owners_fixed));
+                // Skips that read nothing that changes during play (owners
+                // kept as state do) are tabulated once.
+                let (fixed_skips, skips): (Vec<GExpr>, Vec<GExpr>) = sk.into_iter().partition(|e| {
+                    let mut state = Vec::new();
+                    self.game.skip_reads(e, it, &mut state) && state.is_empty()
+                });
                 GStmt::Sow {
                     amount,
                     source: src?,
@@ -291,27 +293,5 @@ impl Compiler {
             Diagnostic::error(s.span, format!("`{what}` belongs in a move or a rule")).label("not allowed here"),
         );
         None
-    }
-}
-
-/// Whether an expression depends only on the site `it` stands for, the
-/// mover, and things fixed when the game is compiled: then its value can be
-/// tabulated for each site of a track and each mover. Owners are fixed
-/// unless they are kept as state (`owners_fixed` false).
-fn is_fixed(e: &GExpr, it: u8, owners_fixed: bool) -> bool {
-    use GExpr::*;
-    let fixed = |x: &GExpr| is_fixed(x, it, owners_fixed);
-    match e {
-        Const(_) => true,
-        Local(s) => *s == it,
-        Builtin(b) => *b == crate::engine::game::Builtin::Mover,
-        Owner(x) | KindSet(_, x) => owners_fixed && fixed(x),
-        OwnedSite(_, x) | Relation(_, x) | IsKind(x, _) | Not(x) | Neg(x) | Side(x) | Opponent(x) | Index(x) => {
-            fixed(x)
-        }
-        Bin(_, a, b) | Min(a, b) | Max(a, b) | OnTrack(a, b) | Member(a, b) => fixed(a) && fixed(b),
-        Spanned(_, x) => fixed(x),
-        Cond(c, a, b) => fixed(c) && fixed(a) && fixed(b),
-        _ => false,
     }
 }

@@ -408,53 +408,6 @@ impl Lower<'_> {
         }
     }
 
-    /// Whether a skip clause reads nothing but `it`, the mover, what is
-    /// fixed when the game is compiled, and state: then a sowing table made
-    /// for the values of that state holds until they change. The places of
-    /// the state it reads (offset and length in the position's values) are
-    /// added to `ranges`.
-    fn keyed(&self, e: &Expr, it: u8, ranges: &mut Vec<(usize, usize)>) -> bool {
-        use crate::engine::game::Builtin;
-        let sites = self.g.sites.len();
-        let owners = |ranges: &mut Vec<(usize, usize)>| {
-            if let Some((var, _)) = self.g.territory {
-                ranges.push((self.g.state[var as usize].offset, sites));
-            }
-        };
-        match e {
-            Expr::Const(_) => true,
-            Expr::Local(s) => *s == it,
-            Expr::Builtin(b) => *b == Builtin::Mover,
-            Expr::State(v) => {
-                ranges.push((self.g.state[*v as usize].offset, 1));
-                true
-            }
-            Expr::SiteState(v, x) => {
-                ranges.push((self.g.state[*v as usize].offset, sites));
-                self.keyed(x, it, ranges)
-            }
-            Expr::Owner(x) | Expr::KindSet(_, x) => {
-                owners(ranges);
-                self.keyed(x, it, ranges)
-            }
-            Expr::OwnedSite(_, x)
-            | Expr::Relation(_, x)
-            | Expr::IsKind(x, _)
-            | Expr::Family(_, x)
-            | Expr::Not(x)
-            | Expr::Neg(x)
-            | Expr::Side(x)
-            | Expr::Opponent(x)
-            | Expr::Index(x)
-            | Expr::Spanned(_, x) => self.keyed(x, it, ranges),
-            Expr::Bin(_, a, b) | Expr::Min(a, b) | Expr::Max(a, b) | Expr::OnTrack(a, b) | Expr::Member(a, b) => {
-                self.keyed(a, it, ranges) && self.keyed(b, it, ranges)
-            }
-            Expr::Cond(c, a, b) => self.keyed(c, it, ranges) && self.keyed(a, it, ranges) && self.keyed(b, it, ranges),
-            _ => false,
-        }
-    }
-
     fn sow(&mut self, s: &SowDef) -> Fst {
         let src = self.opnd(s.source);
         let trk = self.opnd(s.track);
@@ -472,13 +425,14 @@ impl Lower<'_> {
         let fixed: Vec<Opnd> = s.fixed_skips.iter().map(|e| self.opnd(e)).collect();
         let dynamic: Vec<Opnd> = s.skips.iter().map(|e| self.opnd(e)).collect();
         let mut ranges = Vec::new();
-        let keyed =
-            (!s.skips.is_empty() && s.each.is_empty() && s.skips.iter().all(|e| self.keyed(e, s.it, &mut ranges)))
-                .then(|| {
-                    ranges.sort_unstable();
-                    ranges.dedup();
-                    ranges.into_boxed_slice()
-                });
+        let keyed = (!s.skips.is_empty()
+            && s.each.is_empty()
+            && s.skips.iter().all(|e| self.g.skip_reads(e, s.it, &mut ranges)))
+        .then(|| {
+            ranges.sort_unstable();
+            ranges.dedup();
+            ranges.into_boxed_slice()
+        });
         // This statement's tables: one per track and mover, from `base`.
         let base = self.sow_cells;
         self.sow_cells += self.g.tracks.len() * self.g.players.len().max(1);
