@@ -6,7 +6,7 @@
 //! ordered by the table's best move, then by the margin one move ahead.
 //!
 //! Stores are banks when the score is a sum of counts (see
-//! [`Expr::is_linear_in_counts`]): the table leaves out what they hold and
+//! [`Game::is_linear_in_counts`]): the table leaves out what they hold and
 //! keeps values relative to the margin so far, so positions that differ only
 //! in their stores share an entry. That holds only if the play never looks at
 //! a store's count, which the engine watches (see [`Engine::set_banks`]): if
@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use super::table::{BoundedTable, Bounds};
-use crate::engine::game::{Expr, Game, SiteId, SiteKind};
+use crate::engine::game::{Game, SiteId, SiteKind};
 use crate::engine::{Engine, Halt, Move};
 
 #[derive(Debug, Clone)]
@@ -135,7 +135,7 @@ struct Reach {
 
 impl Reach {
     fn new(e: &mut Engine, banks: &[SiteId]) -> Option<Reach> {
-        if !Expr::is_linear_and_fixed(&e.game.score.1) {
+        if !e.game.is_linear_and_fixed(&e.game.score.1) {
             return None;
         }
         let colours = e.game.colours;
@@ -259,7 +259,7 @@ fn solve_copy(e: &mut Engine, limits: Limits, progress: &mut dyn FnMut(&str)) ->
 /// counts (so adding counters to a store adds the same to the score in any
 /// position).
 fn banks(game: &Game) -> Vec<SiteId> {
-    if !Expr::is_linear_in_counts(&game.score.1) {
+    if !game.is_linear_in_counts(&game.score.1) {
         return Vec::new();
     }
     (0..game.sites.len()).filter(|&s| game.sites[s].kind == SiteKind::Store).map(|s| s as SiteId).collect()

@@ -428,6 +428,66 @@ impl Game {
         self.options.iter().find(|o| o.name == name).map(|o| o.value)
     }
 
+    /// Whether the value is the same in every position: it depends only on
+    /// the board's tables and on local variables bound to such values (not
+    /// on counters, state, whose turn it is, the move, or chance). Owners
+    /// kept as state (territory) change in play: `owner(x)` and `every pit
+    /// of p` of that kind are not fixed then.
+    pub fn is_fixed(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Count(..)
+            | Expr::CanMove(_)
+            | Expr::Builtin(_)
+            | Expr::State(_)
+            | Expr::SiteState(..)
+            | Expr::Before(_)
+            | Expr::Random(..) => false,
+            Expr::Quant(_, _, d, _) if matches!(**d, Domain::Arrangements(_)) => false,
+            Expr::Owner(_) if self.territory.is_some() => false,
+            Expr::KindSet(kind, _) if self.territory.is_some_and(|(_, k)| k == *kind) => false,
+            _ => e.all_children(|c| self.is_fixed(c)),
+        }
+    }
+
+    /// Whether a quantifier's domain is the same in every position.
+    fn domain_is_fixed(&self, d: &Domain) -> bool {
+        match d {
+            Domain::Players | Domain::Tracks => true,
+            Domain::Range(a, b) => self.is_fixed(a) && self.is_fixed(b),
+            Domain::Set(a) => self.is_fixed(a),
+            Domain::Arrangements(_) | Domain::Walk { .. } => false,
+        }
+    }
+
+    /// Whether the value is a sum of counts of fixed sites, each times a
+    /// fixed factor, plus a part that is the same in every position: then it
+    /// is a fixed factor for each count, summed, and a constant.
+    pub fn is_linear_and_fixed(&self, e: &Expr) -> bool {
+        self.is_linear(e, &|x| self.is_fixed(x))
+    }
+
+    /// Whether the value is a sum of counts of fixed sites, each times a
+    /// fixed factor, plus terms that read no counts: then adding counters to
+    /// a site changes it by the same amount in every position.
+    pub fn is_linear_in_counts(&self, e: &Expr) -> bool {
+        self.is_linear(e, &|x| !x.reads_counts())
+    }
+
+    /// Whether the value is a sum of counts of fixed sites, each times a
+    /// fixed factor, plus terms of which `rest` holds.
+    fn is_linear(&self, e: &Expr, rest: &dyn Fn(&Expr) -> bool) -> bool {
+        let go = |x: &Expr| self.is_linear(x, rest);
+        match e {
+            Expr::Count(x, c) => self.is_fixed(x) && c.as_ref().is_none_or(|c| self.is_fixed(c)),
+            Expr::Spanned(_, a) | Expr::Neg(a) => go(a),
+            Expr::Bin(BinOp::Add | BinOp::Sub, a, b) => go(a) && go(b),
+            Expr::Bin(BinOp::Mul, a, b) => (go(a) && self.is_fixed(b)) || (self.is_fixed(a) && go(b)),
+            Expr::Cond(c, a, b) => self.is_fixed(c) && go(a) && go(b),
+            Expr::Quant(crate::syntax::ast::Quant::Sum, _, d, body) => self.domain_is_fixed(d) && go(body),
+            _ => rest(e),
+        }
+    }
+
     /// Whether a sowing's skip clause `e` reads nothing but the site `it`
     /// stands for, the mover, what is fixed when the game is compiled, and
     /// state. The places of the state it reads (offset and length in the
@@ -540,7 +600,7 @@ impl Expr {
         }
     }
 
-    fn all_children(&self, test: impl Fn(&Expr) -> bool) -> bool {
+    pub(crate) fn all_children(&self, test: impl Fn(&Expr) -> bool) -> bool {
         let mut all = true;
         self.each_child(&mut |c| all &= test(c));
         all
@@ -552,75 +612,6 @@ impl Expr {
             Expr::Count(..) | Expr::CanMove(_) | Expr::Builtin(Builtin::Repetitions) | Expr::Before(_) => true,
             Expr::Quant(_, _, d, _) if matches!(**d, Domain::Arrangements(_)) => true,
             _ => !self.all_children(|c| !c.reads_counts()),
-        }
-    }
-
-    /// Whether the value is the same in every position: it depends only on
-    /// the board's tables and on local variables bound to such values (not
-    /// on counters, state, whose turn it is, the move, or chance).
-    pub fn is_fixed(&self) -> bool {
-        match self {
-            Expr::Count(..)
-            | Expr::CanMove(_)
-            | Expr::Builtin(_)
-            | Expr::State(_)
-            | Expr::SiteState(..)
-            | Expr::Before(_)
-            | Expr::Random(..) => false,
-            Expr::Quant(_, _, d, _) if matches!(**d, Domain::Arrangements(_)) => false,
-            _ => self.all_children(Expr::is_fixed),
-        }
-    }
-
-    /// Whether the value is a sum of counts of fixed sites, each times a
-    /// fixed factor, plus a part that is the same in every position: then it
-    /// is a fixed factor for each count, summed, and a constant.
-    pub fn is_linear_and_fixed(&self) -> bool {
-        match self {
-            Expr::Count(x, c) => x.is_fixed() && c.as_ref().is_none_or(|c| c.is_fixed()),
-            Expr::Spanned(_, a) => a.is_linear_and_fixed(),
-            Expr::Bin(BinOp::Add | BinOp::Sub, a, b) => a.is_linear_and_fixed() && b.is_linear_and_fixed(),
-            Expr::Bin(BinOp::Mul, a, b) => {
-                (a.is_linear_and_fixed() && b.is_fixed()) || (a.is_fixed() && b.is_linear_and_fixed())
-            }
-            Expr::Neg(a) => a.is_linear_and_fixed(),
-            Expr::Cond(c, a, b) => c.is_fixed() && a.is_linear_and_fixed() && b.is_linear_and_fixed(),
-            Expr::Quant(crate::syntax::ast::Quant::Sum, _, d, body) => {
-                let domain_fixed = match &**d {
-                    Domain::Players | Domain::Tracks => true,
-                    Domain::Range(a, b) => a.is_fixed() && b.is_fixed(),
-                    Domain::Set(a) => a.is_fixed(),
-                    Domain::Arrangements(_) | Domain::Walk { .. } => false,
-                };
-                domain_fixed && body.is_linear_and_fixed()
-            }
-            _ => self.is_fixed(),
-        }
-    }
-
-    /// Whether the value is a sum of counts of fixed sites, each times a
-    /// fixed factor, plus terms that read no counts: then adding counters to
-    /// a site changes it by the same amount in every position.
-    pub fn is_linear_in_counts(&self) -> bool {
-        match self {
-            Expr::Count(x, c) => x.is_fixed() && c.as_ref().is_none_or(|c| c.is_fixed()),
-            Expr::Spanned(_, a) => a.is_linear_in_counts(),
-            Expr::Bin(BinOp::Add | BinOp::Sub, a, b) => a.is_linear_in_counts() && b.is_linear_in_counts(),
-            Expr::Bin(BinOp::Mul, a, b) => {
-                (a.is_linear_in_counts() && b.is_fixed()) || (a.is_fixed() && b.is_linear_in_counts())
-            }
-            Expr::Neg(a) => a.is_linear_in_counts(),
-            Expr::Cond(c, a, b) => c.is_fixed() && a.is_linear_in_counts() && b.is_linear_in_counts(),
-            Expr::Quant(crate::syntax::ast::Quant::Sum, _, d, body) => {
-                let domain_fixed = match &**d {
-                    Domain::Players | Domain::Tracks => true,
-                    Domain::Range(a, b) => a.is_fixed() && b.is_fixed(),
-                    Domain::Set(a) => a.is_fixed(),
-                    Domain::Arrangements(_) | Domain::Walk { .. } => false,
-                };
-                domain_fixed && body.is_linear_in_counts()
-            }
-            _ => !self.reads_counts(),
         }
     }
 }
