@@ -136,22 +136,22 @@ pub(crate) fn hash_keys(n: usize) -> Vec<u64> {
         .collect()
 }
 
-/// A hash of a position, sites marked in `banks` left out: each count and
-/// state value times its own multiplier, summed, then mixed. The products
-/// do not wait on each other (the hash of counts one after another did),
-/// and a count that changes by `d` changes the sum by `d` times its key.
-pub(crate) fn position_hash(keys: &[u64], pos: &Position, banks: &[bool], colours: usize) -> u64 {
+/// `keys` with the keys of the counts of the sites marked in `banks` made
+/// 0, so that [`position_hash`] leaves those sites out.
+pub(crate) fn keys_without(keys: &[u64], banks: &[bool], colours: usize) -> Vec<u64> {
+    let n = banks.len() * colours;
+    keys.iter().enumerate().map(|(i, &k)| if i < n && banks[i / colours] { 0 } else { k }).collect()
+}
+
+/// A hash of a position: each count and state value times its own
+/// multiplier (0 for a site left out, see [`keys_without`]), summed, then
+/// mixed. The products do not wait on each other (the hash of counts one
+/// after another did), and a count that changes by `d` changes the sum by
+/// `d` times its key.
+pub(crate) fn position_hash(keys: &[u64], pos: &Position) -> u64 {
     let mut h: u64 = 0;
-    if banks.is_empty() {
-        for (&c, &k) in pos.counts.iter().zip(keys) {
-            h = h.wrapping_add((c as i64 as u64).wrapping_mul(k));
-        }
-    } else {
-        for (i, (&c, &k)) in pos.counts.iter().zip(keys).enumerate() {
-            if !banks[i / colours] {
-                h = h.wrapping_add((c as i64 as u64).wrapping_mul(k));
-            }
-        }
+    for (&c, &k) in pos.counts.iter().zip(keys) {
+        h = h.wrapping_add((c as i64 as u64).wrapping_mul(k));
     }
     let n = pos.counts.len();
     for (v, &k) in pos.vars.iter().zip(&keys[n..]) {
@@ -314,7 +314,8 @@ impl Engine {
     /// A hash of the position (counters, state, whose turn, phase, whether
     /// ended; not the ply), for transposition tables.
     pub fn hash(&self) -> u64 {
-        position_hash(&self.prog.hash_keys, &self.vm.pos, &self.vm.banks, self.game.colours)
+        let keys = if self.vm.banks.is_empty() { &self.prog.hash_keys } else { &self.vm.bank_keys };
+        position_hash(keys, &self.vm.pos)
     }
 
     /// Makes `sites` banks: sites that [`hash`](Self::hash) leaves out, for
@@ -331,6 +332,7 @@ impl Engine {
                 self.vm.banks[s as usize] = true;
             }
         }
+        self.vm.bank_keys = keys_without(&self.prog.hash_keys, &self.vm.banks, self.game.colours);
         self.vm.bank_read = false;
     }
 

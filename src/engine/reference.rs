@@ -283,7 +283,7 @@ impl RefEngine {
     /// ended; not the ply), for transposition tables.
     pub fn hash(&self) -> u64 {
         let keys = super::hash_keys(self.pos.counts.len() + self.pos.vars.len());
-        super::position_hash(&keys, &self.pos, &self.banks, self.game.colours)
+        super::position_hash(&super::keys_without(&keys, &self.banks, self.game.colours), &self.pos)
     }
 
     /// Makes `sites` banks: sites that [`hash`](Self::hash) leaves out, for

@@ -163,6 +163,8 @@ pub(crate) struct Vm {
     /// read how many counters one of them holds since they were set.
     pub banks: Vec<bool>,
     pub bank_read: bool,
+    /// The hash's keys with those of the banks' counts 0 (while there are banks).
+    pub bank_keys: Vec<u64>,
     /// The values the choices' `where`s keep during a search for moves.
     pub memo: Memo,
     /// The sowing tables made for the state, by statement, track and mover
@@ -249,6 +251,7 @@ impl Clone for Vm {
             draws: 0,
             banks: self.banks.clone(),
             bank_read: self.bank_read,
+            bank_keys: self.bank_keys.clone(),
             memo: Memo::new(self.memo.val.len()),
             kept: Vec::new(),
         }
@@ -280,6 +283,7 @@ impl Vm {
             draws: 0,
             banks: Vec::new(),
             bank_read: false,
+            bank_keys: Vec::new(),
             memo: Memo::default(),
             kept: Vec::new(),
         }
