@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use mancala::ai::{AgentSpec, alphabeta::WIN, choose, solve::solve};
+use mancala::ai::solve::{Limits, Solution, Unsolved, solve, solve_limited};
+use mancala::ai::{AgentSpec, alphabeta::WIN, choose};
 use mancala::analysis::{Play, play_one};
 use mancala::compile::{Config, compile_file};
 use mancala::engine::game::Game;
@@ -111,6 +112,11 @@ fn small_positions() -> Vec<(String, Engine)> {
     out
 }
 
+/// A solve with `threads` threads and a table of at most `memory` bytes.
+fn solve_threads(e: &Engine, threads: usize, memory: usize) -> Result<Solution, Unsolved> {
+    solve_limited(e, Limits { memory, time: None, max_positions: None, threads }, &mut |_| {})
+}
+
 #[test]
 fn the_solver_agrees_with_plain_minimax() {
     for (what, mut e) in small_positions() {
@@ -118,6 +124,7 @@ fn the_solver_agrees_with_plain_minimax() {
         let before = e.position().clone();
         let sol = solve(&e, &mut |_| {}).unwrap_or_else(|err| panic!("{what}: {err}"));
         assert_eq!(sol.value, exact, "{what}");
+        assert_eq!(solve_threads(&e, 2, 1 << 30).unwrap().value, exact, "{what}: two threads");
         assert_eq!(e.position(), &before, "{what}: the solver changed the position");
         // Its best move keeps the value (a position with moves has one).
         assert_eq!(sol.best.is_some(), e.count_moves().unwrap() > 0, "{what}");
@@ -215,6 +222,30 @@ fn a_small_table_gives_the_same_values() {
     }
 }
 
+/// Several threads search one table, which grows under them and, when
+/// small, loses entries they share: the values stay those of one thread.
+#[test]
+fn several_threads_give_the_values_of_one() {
+    for (pits, stones, variant, value) in [(4, 4, "standard", 2), (4, 3, "empty-capture", 8), (5, 2, "standard", 2)] {
+        let g =
+            game("rules/kalah.mancala", &[("pits", &pits.to_string()), ("stones", &stones.to_string())], &[variant]);
+        let e = Engine::new(g).unwrap();
+        for (threads, memory) in [(2, 1 << 30), (2, 64 << 10), (3, 1 << 20)] {
+            let sol = solve_threads(&e, threads, memory).unwrap();
+            assert_eq!(sol.value, value, "Kalah({pits},{stones}) {variant}, {threads} threads, {memory} bytes");
+            // The line proves the value: played out, it ends with that margin.
+            let mut line = e.clone();
+            for name in &sol.pv {
+                let mv = line.find_move(name).unwrap().unwrap();
+                line.apply(mv).unwrap();
+            }
+            assert_eq!(line.count_moves().unwrap(), 0);
+            let s = line.scores().unwrap();
+            assert_eq!(s[0] - s[1], value);
+        }
+    }
+}
+
 /// A game that never ends: one stone passed back and forth.
 const ROUND_AND_ROUND: &str = r#"
 game "Round and round"
@@ -239,6 +270,8 @@ fn games_that_can_cycle_are_refused_not_searched_for_ever() {
     let err = solve(&e, &mut |_| {}).unwrap_err();
     // Met as a repeated position, not as a line too long.
     assert!(err.contains("come round again"), "{err}");
+    let err = solve_threads(&e, 2, 1 << 20).unwrap_err();
+    assert!(matches!(&err, Unsolved::Refused(m) if m.contains("come round again")), "{err}");
 }
 
 #[test]
@@ -378,6 +411,8 @@ fn a_game_whose_play_reads_a_store_is_solved_with_the_stores_in_the_key() {
     let mut e = Engine::new(Arc::new(g)).unwrap();
     let exact = memo_minimax(&mut e, &mut Default::default());
     assert_eq!(exact, 6);
+    // A helper thread that reads a store must be heard too.
+    assert_eq!(solve_threads(&e, 2, 1 << 30).unwrap().value, exact);
     let mut said = Vec::new();
     assert_eq!(solve(&e, &mut |m| said.push(m.to_string())).unwrap().value, exact);
     assert!(said.iter().any(|m| m.contains("solving again with the stores")), "{said:?}");

@@ -45,6 +45,10 @@ fn every_command_ends_with_a_documented_exit_code() {
         (&["solve", "rules/spectral-reapers.mancala"], 3),
         (&["solve", "rules/kalah.mancala", "--max-positions", "1000"], 3),
         (&["solve", "rules/kalah.mancala", "--time", "soon"], 2),
+        (&["solve", "rules/kalah.mancala", "--set", "pits=3", "--set", "stones=3", "--threads", "3"], 0),
+        (&["solve", "rules/kalah.mancala", "--threads", "0"], 2),
+        (&["solve", "rules/kalah.mancala", "--threads", "many"], 2),
+        (&["solve", "rules/kalah.mancala", "--max-positions", "20000", "--threads", "2"], 3),
         (&["solitaire", "rules/cups.mancala", "--goal", "s=4,0,0,9", "--max-moves", "2"], 3),
         // Memory for 300-odd positions: the search gives up at once, not the machine.
         (

@@ -5,6 +5,8 @@
 
 pub mod alphabeta;
 pub mod mcts;
+mod parallel;
+mod reach;
 pub mod solitaire;
 pub mod solve;
 pub mod table;

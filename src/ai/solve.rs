@@ -11,11 +11,18 @@
 //! in their stores share an entry. That holds only if the play never looks at
 //! a store's count, which the engine watches (see [`Engine::set_banks`]): if
 //! the rules do, the solve starts again with the stores in the key.
+//!
+//! With more than one thread ([`Limits::threads`]), every pass of MTD(f) is
+//! searched by all of them through one shared table (see
+//! [`parallel`](super::parallel)); the value is the same, the positions
+//! searched vary from run to run.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::table::{BoundedTable, Bounds};
+use super::parallel::Shared;
+use super::reach::Reach;
+use super::table::Bounds;
 use crate::engine::game::{Game, SiteId, SiteKind};
 use crate::engine::{Engine, Halt, Move};
 
@@ -39,6 +46,8 @@ pub struct Limits {
     pub memory: usize,
     pub time: Option<Duration>,
     pub max_positions: Option<u64>,
+    /// Threads to search with (at least one).
+    pub threads: usize,
 }
 
 /// Why a solve gave no value.
@@ -83,15 +92,23 @@ impl std::hash::Hasher for Identity {
 pub(crate) type Table<V> = HashMap<u64, V, std::hash::BuildHasherDefault<Identity>>;
 
 struct Solver<'p> {
-    tt: BoundedTable,
+    /// The table and what the threads of the solve share.
+    sh: &'p Shared,
+    /// 0 for the main search, else the helper's number.
+    id: usize,
+    /// Entries this thread added to the table and has not counted yet.
+    uncounted: usize,
     /// The positions on the line being searched: one met again below
     /// itself means the game has gone round in a cycle, which exact solving
     /// cannot value.
     path: Table<()>,
     nodes: u64,
     bufs: Vec<Vec<Move>>,
-    /// The order moves are searched in, one buffer a ply.
-    orders: Vec<Vec<(i32, u8)>>,
+    /// The order moves are searched in, one buffer a ply: a key, the move's
+    /// place, and its position's hash.
+    orders: Vec<Vec<(i32, u8, u64)>>,
+    /// Moves left for later because another thread is searching them.
+    later: Vec<Vec<(u8, u64)>>,
     /// Whether the table leaves the banks out, and so keeps values relative
     /// to the margin of the position they belong to.
     relative: bool,
@@ -111,87 +128,13 @@ struct Solver<'p> {
     gave_up: Option<Unsolved>,
 }
 
-/// How far the margin can still move, when the score is a sum of counts,
-/// each times a fixed factor, plus a fixed part. Then the margin is such a
-/// sum too, with a factor `coef` for each count (worked out by scoring
-/// positions of one counter), and every counter still free to move can
-/// change it by at most the largest factor of its colour less its own, and
-/// by at least the smallest less its own (0 among them: a counter that
-/// leaves the game counts for nobody). A search for a value outside those
-/// bounds is settled at once: Irving, Donkers and Uiterwijk's "futility
-/// pruning", here for any rule file whose score allows it. The
-/// counters of banks (when the table leaves them out) never move, or the
-/// solve starts again (see [`Engine::set_banks`]).
-struct Reach {
-    coef: Vec<i32>,
-    /// The margin of a board without counters.
-    constant: i64,
-    /// Whether the counters at each place of the counts can move.
-    free: Vec<bool>,
-    /// The largest and smallest factor of each place's colour.
-    most: Vec<i32>,
-    least: Vec<i32>,
-}
-
-impl Reach {
-    fn new(e: &mut Engine, banks: &[SiteId]) -> Option<Reach> {
-        if !e.game.is_linear_and_fixed(&e.game.score.1) {
-            return None;
-        }
-        let colours = e.game.colours;
-        let base = e.position().clone();
-        let mut zero = base.clone();
-        zero.counts.iter_mut().for_each(|c| *c = 0);
-        let mut probe = e.clone();
-        probe.set_banks(&[]);
-        let mut margin_of = |pos: &crate::engine::Position| -> Option<i64> {
-            probe.set_position(pos.clone()).ok()?;
-            Some(probe.score_of(0).ok()? - probe.score_of(1).ok()?)
-        };
-        let none = margin_of(&zero)?;
-        let mut coef = Vec::with_capacity(zero.counts.len());
-        for i in 0..zero.counts.len() {
-            let mut one = zero.clone();
-            one.counts[i] = 1;
-            coef.push(i32::try_from(margin_of(&one)? - none).ok()?);
-        }
-        let mut most = vec![0; colours];
-        let mut least = vec![0; colours];
-        for (i, &c) in coef.iter().enumerate() {
-            most[i % colours] = most[i % colours].max(c);
-            least[i % colours] = least[i % colours].min(c);
-        }
-        let free = (0..coef.len()).map(|i| !banks.contains(&((i / colours) as SiteId))).collect();
-        let most = (0..coef.len()).map(|i| most[i % colours]).collect();
-        let least = (0..coef.len()).map(|i| least[i % colours]).collect();
-        Some(Reach { coef, constant: none, free, most, least })
-    }
-
-    /// The least and most the final margin can be: less the margin now
-    /// when `relative`, else as they are.
-    fn bounds(&self, pos: &crate::engine::Position, relative: bool) -> (i32, i32) {
-        let (mut lo, mut hi, mut now) = (0i64, 0i64, self.constant);
-        for (i, &c) in pos.counts.iter().enumerate() {
-            let c = c as i64;
-            now += c * self.coef[i] as i64;
-            if self.free[i] {
-                lo += c * (self.least[i] - self.coef[i]) as i64;
-                hi += c * (self.most[i] - self.coef[i]) as i64;
-            }
-        }
-        let base = if relative { 0 } else { now };
-        let clamp = |v: i64| v.clamp(-(INF as i64), INF as i64) as i32;
-        (clamp(base + lo), clamp(base + hi))
-    }
-}
-
 /// Positions searched between two progress lines.
 const PROGRESS_EVERY: u64 = 1 << 22;
 
 /// Deepest line searched; a longer one is taken for a game that need not end.
 const MAX_PLIES: usize = 2_000;
 
-const INF: i32 = i32::MAX / 2;
+pub(crate) const INF: i32 = i32::MAX / 2;
 /// Moves are kept by their place in the list, in a byte (255 means none).
 const MAX_MOVES: usize = 254;
 
@@ -209,7 +152,7 @@ pub fn solve(e: &Engine, progress: &mut dyn FnMut(&str)) -> Result<Solution, Str
 /// [`solve`], its table of positions kept within `memory` bytes (a smaller
 /// table costs time: positions it could not keep are searched again).
 pub fn solve_within(e: &Engine, memory: usize, progress: &mut dyn FnMut(&str)) -> Result<Solution, String> {
-    let limits = Limits { memory, time: None, max_positions: None };
+    let limits = Limits { memory, time: None, max_positions: None, threads: 1 };
     solve_limited(e, limits, progress).map_err(|u| u.to_string())
 }
 
@@ -239,8 +182,7 @@ fn solve_copy(e: &mut Engine, limits: Limits, progress: &mut dyn FnMut(&str)) ->
     let banks = banks(&e.game);
     if !banks.is_empty() {
         e.set_banks(&banks);
-        let r = solve_from(e, (guess, limits), true, start, progress);
-        let read = e.bank_read();
+        let (r, read) = solve_from(e, (guess, limits), true, start, progress);
         e.set_banks(&[]);
         match r {
             Ok(sol) if !read => return Ok(sol),
@@ -252,7 +194,7 @@ fn solve_copy(e: &mut Engine, limits: Limits, progress: &mut dyn FnMut(&str)) ->
         }
         progress("the rules read what a store holds: solving again with the stores in the table's key");
     }
-    solve_from(e, (guess, limits), false, start, progress)
+    solve_from(e, (guess, limits), false, start, progress).0
 }
 
 /// The sites the table may leave out: the stores, if the score is a sum of
@@ -265,64 +207,62 @@ fn banks(game: &Game) -> Vec<SiteId> {
     (0..game.sites.len()).filter(|&s| game.sites[s].kind == SiteKind::Store).map(|s| s as SiteId).collect()
 }
 
-/// MTD(f) from a first guess, then the principal variation.
+/// MTD(f) from a first guess, then the principal variation; and whether
+/// the play of any thread read a bank.
 fn solve_from(
+    e: &mut Engine,
+    guess: (i32, Limits),
+    relative: bool,
+    start: Instant,
+    progress: &mut dyn FnMut(&str),
+) -> (Result<Solution, Unsolved>, bool) {
+    let shared = Shared::new(guess.1.memory, guess.1.threads.max(1));
+    let r = mtd(e, guess, relative, (&shared, start), progress);
+    (r, e.bank_read() || shared.bank_read())
+}
+
+fn mtd(
     e: &mut Engine,
     (mut g, limits): (i32, Limits),
     relative: bool,
-    start: Instant,
+    (shared, start): (&Shared, Instant),
     progress: &mut dyn FnMut(&str),
 ) -> Result<Solution, Unsolved> {
     let fixed = if relative { banks(&e.game) } else { Vec::new() };
     let reach = Reach::new(e, &fixed);
-    let mut s = Solver {
-        reach,
-        tt: BoundedTable::new(limits.memory),
-        path: Table::default(),
-        nodes: 0,
-        bufs: Vec::new(),
-        orders: Vec::new(),
-        relative,
-        probes: Vec::new(),
-        progress,
-        beta: 0,
-        start,
-        limits,
-        gave_up: None,
-    };
-    // The solver's own reason to give up, else the rule that went wrong.
-    let halt = |s: &mut Solver, h: Halt| s.gave_up.take().unwrap_or_else(|| Unsolved::Failed(h.to_string()));
+    let mut s = Solver::new(shared, 0, reach, relative, (start, limits), progress);
     let (mut lower, mut upper) = (-INF, INF);
     while lower < upper {
         let beta = if g == lower { g + 1 } else { g };
         s.beta = beta;
-        g = s.node(e, beta - 1, beta, 0).map_err(|h| halt(&mut s, h))?;
+        g = s.pass(e, beta)?;
         if g < beta {
             upper = g;
         } else {
             lower = g;
         }
         let show = |v: i32| if v.abs() >= INF { "?".to_string() } else { v.to_string() };
-        (s.progress)(&format!(
+        let line = format!(
             "value in {}..{}: {} positions searched, {} stored ({} MB), {:.1} s",
             show(lower),
             show(upper),
-            s.nodes,
-            s.tt.len(),
-            s.tt.bytes() >> 20,
+            s.all_nodes(),
+            s.sh.tt.len(),
+            s.sh.tt.bytes() >> 20,
             start.elapsed().as_secs_f64()
-        ));
-        if relative && e.bank_read() {
+        );
+        (s.progress)(&line);
+        if relative && (e.bank_read() || shared.bank_read()) {
             return Err(Unsolved::Failed("the rules read a bank".into()));
         }
     }
-    let (best, pv) = s.principal_variation(e, g).map_err(|h| halt(&mut s, h))?;
+    let (best, pv) = s.principal_variation(e, g).map_err(|h| s.halt(h))?;
     Ok(Solution {
         value: g as i64,
         best,
         pv,
-        nodes: s.nodes,
-        positions: s.tt.len(),
+        nodes: s.all_nodes(),
+        positions: s.sh.tt.len(),
         seconds: start.elapsed().as_secs_f64(),
     })
 }
@@ -349,7 +289,96 @@ fn first_guess(e: &mut Engine) -> i32 {
     margin.clamp(-(INF as i64) / 2, INF as i64 / 2) as i32
 }
 
-impl Solver<'_> {
+impl<'p> Solver<'p> {
+    fn new(
+        sh: &'p Shared,
+        id: usize,
+        reach: Option<Reach>,
+        relative: bool,
+        (start, limits): (Instant, Limits),
+        progress: &'p mut dyn FnMut(&str),
+    ) -> Solver<'p> {
+        Solver {
+            sh,
+            id,
+            uncounted: 0,
+            reach,
+            path: Table::default(),
+            nodes: 0,
+            bufs: Vec::new(),
+            orders: Vec::new(),
+            later: Vec::new(),
+            relative,
+            probes: Vec::new(),
+            progress,
+            beta: 0,
+            start,
+            limits,
+            gave_up: None,
+        }
+    }
+
+    /// The solver's own reason to give up, else the rule that went wrong.
+    fn halt(&mut self, h: Halt) -> Unsolved {
+        self.gave_up.take().unwrap_or_else(|| Unsolved::Failed(h.to_string()))
+    }
+
+    /// Positions searched by every thread.
+    fn all_nodes(&self) -> u64 {
+        self.nodes + self.sh.helper_nodes.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// One pass of MTD(f): is the value of `e` at least `beta`? With more
+    /// than one thread, helpers search the same pass through the shared
+    /// table, and the first to finish gives the answer.
+    fn pass(&mut self, e: &mut Engine, beta: i32) -> Result<i32, Unsolved> {
+        let sh = self.sh;
+        if sh.threads() == 1 {
+            return self.node(e, beta - 1, beta, 0).map_err(|h| self.halt(h));
+        }
+        sh.begin_pass();
+        std::thread::scope(|scope| {
+            for id in 1..sh.threads() {
+                let mut he = e.clone();
+                let (reach, relative, limits, start) = (self.reach.clone(), self.relative, self.limits, self.start);
+                scope.spawn(move || {
+                    let mut quiet = |_: &str| {};
+                    let mut h = Solver::new(sh, id, reach, relative, (start, limits), &mut quiet);
+                    h.beta = beta;
+                    let r = h.node(&mut he, beta - 1, beta, 0);
+                    if he.bank_read() {
+                        sh.note_bank_read();
+                    }
+                    let counted = h.nodes - h.nodes % (1 << 14);
+                    sh.helper_nodes.fetch_add(h.nodes - counted, std::sync::atomic::Ordering::Relaxed);
+                    sh.tt.count(h.uncounted);
+                    match r {
+                        Ok(g) => sh.finish(Ok(g)),
+                        Err(_) if sh.aborted() => {}
+                        Err(halt) => {
+                            let why = h.halt(halt);
+                            sh.finish(Err(why));
+                        }
+                    }
+                    sh.helper_done(id);
+                });
+            }
+            let r = self.node(e, beta - 1, beta, 0);
+            sh.tt.count(std::mem::take(&mut self.uncounted));
+            match r {
+                Ok(g) => sh.finish(Ok(g)),
+                Err(_) if sh.aborted() && self.gave_up.is_none() => {}
+                Err(h) => {
+                    let why = self.halt(h);
+                    sh.finish(Err(why));
+                }
+            }
+        });
+        // The helpers are done: the table is the main search's alone.
+        sh.grow_if_wanted();
+        sh.outcome().unwrap_or_else(|| Err(Unsolved::Failed("a pass ended without a value".into())))
+    }
+
     /// Gives up the search: the error that unwinds it, and why.
     fn give_up(&mut self, why: Unsolved) -> Halt {
         let h = Halt::Error(why.to_string());
@@ -359,20 +388,35 @@ impl Solver<'_> {
 
     /// Whether the time or positions allowed have run out, or Ctrl-C was
     /// pressed: looked at every 16,384 positions.
+    /// With several threads, also whether another search ended the pass
+    /// (an error with no reason kept), and the table's growth: the main
+    /// search grows it, helpers wait meanwhile.
     fn stop(&mut self) -> Option<Halt> {
-        if !self.nodes.is_multiple_of(1 << 14) {
+        const EVERY: u64 = 1 << 14;
+        if !self.nodes.is_multiple_of(EVERY) {
             return None;
         }
+        if self.sh.threads() > 1 {
+            self.sh.tt.count(std::mem::take(&mut self.uncounted));
+            let over = || Some(Halt::Error("the pass is over".into()));
+            if self.id > 0 {
+                // Helpers leave the limits to the main search.
+                self.sh.helper_nodes.fetch_add(EVERY, std::sync::atomic::Ordering::Relaxed);
+                let parked = self.sh.park_if_growing(self.id);
+                return if parked && !self.sh.aborted() { None } else { over() };
+            }
+            if self.sh.aborted() {
+                return over();
+            }
+            self.sh.grow_if_wanted();
+        }
+        let nodes = self.all_nodes();
         let why = if super::interrupted() {
             "interrupted".to_string()
-        } else if self.limits.max_positions.is_some_and(|n| self.nodes >= n) {
-            format!("no value within {} positions searched (--max-positions)", self.nodes)
+        } else if self.limits.max_positions.is_some_and(|n| nodes >= n) {
+            format!("no value within {nodes} positions searched (--max-positions)")
         } else if self.limits.time.is_some_and(|t| self.start.elapsed() >= t) {
-            format!(
-                "no value within {:.1} s (--time), {} positions searched",
-                self.start.elapsed().as_secs_f64(),
-                self.nodes
-            )
+            format!("no value within {:.1} s (--time), {nodes} positions searched", self.start.elapsed().as_secs_f64())
         } else {
             return None;
         };
@@ -401,9 +445,9 @@ impl Solver<'_> {
             let line = format!(
                 "  is the value at least {}? {} positions searched, {} stored ({} MB), {:.0} s",
                 self.beta,
-                self.nodes,
-                self.tt.len(),
-                self.tt.bytes() >> 20,
+                self.all_nodes(),
+                self.sh.tt.len(),
+                self.sh.tt.bytes() >> 20,
                 self.start.elapsed().as_secs_f64()
             );
             (self.progress)(&line);
@@ -427,7 +471,7 @@ impl Solver<'_> {
                 return Ok(lo);
             }
         }
-        let entry = self.tt.get(hash).unwrap_or(UNKNOWN);
+        let entry = self.sh.tt.get(hash).unwrap_or(UNKNOWN);
         if entry.lower >= beta {
             return Ok(entry.lower);
         }
@@ -436,6 +480,7 @@ impl Solver<'_> {
         }
         let work_before = self.nodes;
         self.path.insert(hash, ());
+        self.sh.enter(hash);
         alpha = alpha.max(entry.lower);
         beta = beta.min(entry.upper);
         if ply >= MAX_PLIES {
@@ -470,8 +515,8 @@ impl Solver<'_> {
                 }
             };
             let v = (s[0] - s[1]) as i32 - m;
-            self.path.remove(&hash);
-            self.tt.insert(hash, Bounds { lower: v, upper: v, best: 0 }, self.nodes - work_before);
+            self.mark_off(hash);
+            self.keep(hash, Bounds { lower: v, upper: v, best: 0 }, self.nodes - work_before);
             return Ok(v);
         }
         let r = self.search_moves(e, &moves, entry, (alpha, beta), ply, m);
@@ -494,14 +539,28 @@ impl Solver<'_> {
             t.upper = g;
         }
         t.best = best;
-        self.path.remove(&hash);
-        self.tt.insert(hash, t, self.nodes - work_before);
+        self.mark_off(hash);
+        self.keep(hash, t, self.nodes - work_before);
         Ok(g)
     }
 
-    /// Takes a position off the line searched, when its search failed.
+    /// Takes a position off the line searched, when its search is over.
     fn mark_off(&mut self, hash: u64) {
         self.path.remove(&hash);
+        self.sh.leave(hash);
+    }
+
+    /// Keeps a position's bounds in the table. Alone, counts the entry and
+    /// grows the table when due; with other threads, both wait for the next
+    /// look at the limits (see [`stop`](Self::stop)).
+    fn keep(&mut self, hash: u64, bounds: Bounds, work: u64) {
+        let new = self.sh.tt.insert(hash, bounds, work);
+        if self.sh.threads() == 1 {
+            self.sh.tt.count(new as usize);
+            self.sh.grow_if_wanted();
+        } else {
+            self.uncounted += new as usize;
+        }
     }
 
     fn search_moves(
@@ -548,10 +607,34 @@ impl Solver<'_> {
             }
             Err(h) => Err(h),
         };
-        for &(_, i) in &order {
+        if self.later.len() <= ply {
+            self.later.resize_with(ply + 1, Vec::new);
+        }
+        let mut later = std::mem::take(&mut self.later[ply]);
+        later.clear();
+        // Once one move is searched, a move whose position another thread
+        // is searching now waits until the others are done (with one
+        // thread, none does).
+        let mut searched = known.is_some();
+        let mut next = order.iter().map(|&(_, i, h)| (i, h, true));
+        let mut k = 0;
+        loop {
+            let (i, hash, first_round) = match next.next() {
+                Some(x) => x,
+                None if k < later.len() => {
+                    k += 1;
+                    (later[k - 1].0, later[k - 1].1, false)
+                }
+                None => break,
+            };
             if result.is_err() {
                 break;
             }
+            if first_round && searched && self.sh.is_busy(hash) {
+                later.push((i, hash));
+                continue;
+            }
+            searched = true;
             let v = match self.child(e, moves[i as usize], alpha + m, beta + m, ply) {
                 Ok(v) => v - m,
                 Err(h) => {
@@ -573,6 +656,7 @@ impl Solver<'_> {
                 break;
             }
         }
+        self.later[ply] = later;
         self.orders[ply] = order;
         result
     }
@@ -599,7 +683,7 @@ impl Solver<'_> {
         maximising: bool,
         (alpha, beta): (i32, i32),
         m: i32,
-        out: &mut Vec<(i32, u8)>,
+        out: &mut Vec<(i32, u8, u64)>,
     ) -> Result<Option<(i32, u8)>, Halt> {
         // First each child's margin and hash, its bucket of the table asked
         // for as soon as it is known; then the table, whose buckets by then
@@ -615,7 +699,7 @@ impl Solver<'_> {
             let margin = margin(e);
             let again = e.to_move() == mover;
             let child = e.hash();
-            self.tt.prefetch(child);
+            self.sh.tt.prefetch(child);
             e.undo();
             probes.push((i as u8, again, child, margin));
         }
@@ -638,10 +722,10 @@ impl Solver<'_> {
         maximising: bool,
         (alpha, beta): (i32, i32),
         m: i32,
-        out: &mut Vec<(i32, u8)>,
+        out: &mut Vec<(i32, u8, u64)>,
     ) -> Option<Result<Option<(i32, u8)>, Halt>> {
         for (i, again, child, margin) in probes.drain(..) {
-            let known = self.tt.get(child);
+            let known = self.sh.tt.get(child);
             if self.path.contains_key(&child) {
                 return Some(Err(self.give_up(Unsolved::Refused(CYCLE.into()))));
             }
@@ -664,7 +748,7 @@ impl Solver<'_> {
             // The mover's gain first; of equal gains, a move that earns
             // another turn (on a 2x6 board with 3 a pit, 37% fewer positions searched).
             let gain = if maximising { margin } else { -margin };
-            out.push((-(gain * 2 + again as i32), i));
+            out.push((-(gain * 2 + again as i32), i, child));
         }
         None
     }
@@ -693,7 +777,7 @@ impl Solver<'_> {
             }
             let maximising = e.to_move() == 0;
             let mut order: Vec<usize> = (0..moves.len()).collect();
-            if let Some(t) = self.tt.get(e.hash())
+            if let Some(t) = self.sh.tt.get(e.hash())
                 && (t.best as usize) < moves.len()
             {
                 order.swap(0, t.best as usize);
@@ -718,34 +802,5 @@ impl Solver<'_> {
             line.push((mv, name));
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Reach;
-    use crate::engine::{Position, Turn};
-
-    fn position(counts: Vec<i32>) -> Position {
-        Position { counts, vars: vec![], turn: Turn::default() }
-    }
-
-    #[test]
-    fn the_margin_can_move_by_each_free_counter_s_room_to_the_extreme_factors() {
-        // Two pits (factors 1 and -1), two stores (3 and -3) left out as banks,
-        // and 5 for a board with no counters.
-        let reach = Reach {
-            coef: vec![1, -1, 3, -3],
-            constant: 5,
-            free: vec![true, true, false, false],
-            most: vec![3; 4],
-            least: vec![-3; 4],
-        };
-        // 2 counters in the first pit: each can gain 2 or lose 4; 1 in the
-        // second: gain 4 or lose 2; the stores' 10 and 7 do not move.
-        let pos = position(vec![2, 1, 10, 7]);
-        assert_eq!(reach.bounds(&pos, true), (2 * -4 - 2, 2 * 2 + 4));
-        // Absolute: the margin now is 5 + 2 - 1 + 30 - 21 = 15.
-        assert_eq!(reach.bounds(&pos, false), (15 - 10, 15 + 8));
     }
 }

@@ -4,8 +4,18 @@
 //! when a bucket is full, the entry that took less work to find gives way.
 //! The table is a cache: an entry lost is searched again, so a small budget
 //! costs time, never exactness.
+//!
+//! Several searches may read and write it at once. An entry is two words,
+//! the first kept XORed with the second, so a read that meets two halves of
+//! different writes finds a key that matches nothing: it reads as a miss,
+//! never as bounds of another position. Growing moves every entry, so it
+//! happens only when no other search is using the table (see
+//! [`BoundedTable::grow`]): [`insert`](BoundedTable::insert) only asks for
+//! it.
 
+use std::cell::UnsafeCell;
 use std::mem::size_of;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed, Ordering::SeqCst};
 
 /// Bounds on a position's value, and its best move's place in its list of
 /// legal moves (`u8::MAX`: none yet).
@@ -20,6 +30,7 @@ pub(crate) struct Bounds {
 /// (never 0; 0 marks an empty slot), then how much work found the bounds
 /// (the bits of the number of positions searched: what a full bucket keeps),
 /// then the best move's place. The second: the lower bound, then the upper.
+/// In the table the first is kept XORed with the second.
 type Slot = [u64; 2];
 
 const KEY_BITS: u32 = 48;
@@ -28,9 +39,23 @@ const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
 /// Entries a bucket holds: one line of the cache.
 const BUCKET: usize = 4;
 
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 #[repr(align(64))]
-struct Bucket([Slot; BUCKET]);
+struct Bucket([[AtomicU64; 2]; BUCKET]);
+
+impl Bucket {
+    /// The entry in slot `i`, as written (the first word un-XORed).
+    fn slot(&self, i: usize) -> Slot {
+        let [a, b] = &self.0[i];
+        let second = b.load(Relaxed);
+        [a.load(Relaxed) ^ second, second]
+    }
+
+    fn put(&self, i: usize, s: Slot) {
+        self.0[i][1].store(s[1], Relaxed);
+        self.0[i][0].store(s[0] ^ s[1], Relaxed);
+    }
+}
 
 fn key(s: &Slot) -> u64 {
     s[0] & KEY_MASK
@@ -45,11 +70,19 @@ fn unpack(s: &Slot) -> Bounds {
 }
 
 pub(crate) struct BoundedTable {
-    buckets: Vec<Bucket>,
+    /// Changed only by [`grow`](Self::grow), when nothing else reads it.
+    buckets: UnsafeCell<Vec<Bucket>>,
     /// The most buckets the budget allows (a power of two, at least one).
     max_buckets: usize,
-    used: usize,
+    used: AtomicUsize,
+    /// Whether an insert found the table due to grow.
+    grow_wanted: AtomicBool,
 }
+
+// SAFETY: the buckets are atomics, read and written through shared
+// references; the vector itself is replaced only by `grow`, whose caller
+// promises that no other thread is using the table meanwhile.
+unsafe impl Sync for BoundedTable {}
 
 /// Bytes one entry of the table takes.
 pub const ENTRY_BYTES: usize = size_of::<Slot>();
@@ -60,7 +93,7 @@ const FIRST_BUCKETS: usize = 1 << 14;
 fn empty(n: usize) -> Vec<Bucket> {
     let mut v = Vec::with_capacity(n);
     huge_pages(v.spare_capacity_mut());
-    v.resize(n, Bucket::default());
+    v.resize_with(n, Bucket::default);
     v
 }
 
@@ -95,30 +128,43 @@ impl BoundedTable {
         let fit = (budget / size_of::<Bucket>()).max(1);
         // The largest power of two that fits.
         let max_buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
-        BoundedTable { buckets: empty(FIRST_BUCKETS.min(max_buckets)), max_buckets, used: 0 }
+        BoundedTable {
+            buckets: UnsafeCell::new(empty(FIRST_BUCKETS.min(max_buckets))),
+            max_buckets,
+            used: AtomicUsize::new(0),
+            grow_wanted: AtomicBool::new(false),
+        }
+    }
+
+    fn buckets(&self) -> &[Bucket] {
+        // SAFETY: only `grow` changes the vector, and its caller promises
+        // that no reference from here is alive then.
+        unsafe { &*self.buckets.get() }
     }
 
     /// Entries held.
     pub fn len(&self) -> usize {
-        self.used
+        self.used.load(Relaxed)
     }
 
     /// Bytes the table takes now.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * size_of::<Bucket>()
+        std::mem::size_of_val(self.buckets())
     }
 
     fn key(hash: u64) -> u64 {
         (hash & KEY_MASK).max(1)
     }
 
-    fn bucket(&self, key: u64) -> usize {
-        (key as usize) & (self.buckets.len() - 1)
+    fn bucket(&self, key: u64) -> &Bucket {
+        let b = self.buckets();
+        &b[(key as usize) & (b.len() - 1)]
     }
 
     pub fn get(&self, hash: u64) -> Option<Bounds> {
         let k = Self::key(hash);
-        self.buckets[self.bucket(k)].0.iter().find(|s| key(s) == k).map(unpack)
+        let b = self.bucket(k);
+        (0..BUCKET).map(|i| b.slot(i)).find(|s| key(s) == k).map(|s| unpack(&s))
     }
 
     /// Asks for a position's bucket to be fetched from memory ahead of a
@@ -128,7 +174,7 @@ impl BoundedTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let at = self.buckets.as_ptr().wrapping_add(self.bucket(Self::key(hash))) as *const i8;
+            let at = self.bucket(Self::key(hash)) as *const Bucket as *const i8;
             // SAFETY: a prefetch is a hint that reads nothing and cannot
             // fault, and SSE is part of every x86_64 processor.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(at) };
@@ -138,15 +184,22 @@ impl BoundedTable {
     }
 
     /// Keeps `bounds` for the position, found by searching `work` positions.
-    pub fn insert(&mut self, hash: u64, bounds: Bounds, work: u64) {
+    /// When the table is due to grow, it says so (see
+    /// [`grow_wanted`](Self::grow_wanted)) and replaces as if full. True if
+    /// the entry took an empty slot: the caller counts it, now or later, by
+    /// [`count`](Self::count) (a count every thread wrote at each insert
+    /// would pass between their caches all the time).
+    #[must_use]
+    pub fn insert(&self, hash: u64, bounds: Bounds, work: u64) -> bool {
         let k = Self::key(hash);
+        let bucket = self.bucket(k);
+        let slots: [Slot; BUCKET] = std::array::from_fn(|i| bucket.slot(i));
         // Grown, while the budget allows, at three quarters full, or sooner
         // (from half) rather than lose an entry to a full bucket.
-        let slots = self.buckets.len() * BUCKET;
-        if self.buckets.len() < self.max_buckets
-            && (self.used * 4 >= slots * 3 || (self.used * 2 >= slots && self.bucket_full(k)))
-        {
-            self.grow();
+        let (used, len) = (self.len(), self.buckets().len());
+        let full = slots.iter().all(|s| s[0] != 0 && key(s) != k);
+        if len < self.max_buckets && (used * 4 >= len * BUCKET * 3 || (used * 2 >= len * BUCKET && full)) {
+            self.grow_wanted.store(true, Relaxed);
         }
         // The work in bits: enough to tell a big search from a small one.
         let work = (u64::BITS - work.leading_zeros()) as u64;
@@ -154,37 +207,54 @@ impl BoundedTable {
             k | work << KEY_BITS | (bounds.best as u64) << 56,
             bounds.lower as u32 as u64 | (bounds.upper as u32 as u64) << 32,
         ];
-        let b = self.bucket(k);
-        let bucket = &mut self.buckets[b].0;
-        let i = match bucket.iter().position(|s| key(s) == k || s[0] == 0) {
+        let i = match slots.iter().position(|s| key(s) == k || s[0] == 0) {
             Some(i) => i,
             // Full: the entry that took least work to find gives way.
-            None => (0..BUCKET).min_by_key(|&i| work_of(&bucket[i])).unwrap_or(0),
+            None => (0..BUCKET).min_by_key(|&i| work_of(&slots[i])).unwrap_or(0),
         };
-        if bucket[i][0] == 0 {
-            self.used += 1;
-        }
-        bucket[i] = slot;
+        bucket.put(i, slot);
+        slots[i][0] == 0
     }
 
-    fn bucket_full(&self, k: u64) -> bool {
-        self.buckets[self.bucket(k)].0.iter().all(|s| s[0] != 0 && key(s) != k)
+    /// Counts `n` entries that took empty slots.
+    pub fn count(&self, n: usize) {
+        self.used.fetch_add(n, Relaxed);
+    }
+
+    /// Whether an insert found the table due to grow: the caller should
+    /// [`grow`](Self::grow) it when no other search is using it.
+    pub fn grow_wanted(&self) -> bool {
+        self.grow_wanted.load(Relaxed)
     }
 
     /// Twice the buckets; each entry moves to its bucket in the larger table.
-    fn grow(&mut self) {
-        let larger = empty(self.buckets.len() * 2);
-        let old = std::mem::replace(&mut self.buckets, larger);
-        self.used = 0;
-        for s in old.iter().flat_map(|b| b.0.iter()).filter(|s| s[0] != 0) {
+    ///
+    /// # Safety
+    /// No other thread may use the table during the call, and no reference
+    /// to its buckets may be alive (none outlives a call of the methods
+    /// above).
+    pub unsafe fn grow(&self) {
+        // SAFETY: the caller promises this is the only use of the table.
+        let buckets = unsafe { &mut *self.buckets.get() };
+        if buckets.len() >= self.max_buckets {
+            self.grow_wanted.store(false, SeqCst);
+            return;
+        }
+        let larger = empty(buckets.len() * 2);
+        let old = std::mem::replace(buckets, larger);
+        let mask = buckets.len() - 1;
+        let mut used = 0;
+        for s in old.iter().flat_map(|b| (0..BUCKET).map(move |i| b.slot(i))).filter(|s| s[0] != 0) {
             // A bucket of the larger table takes entries from one bucket of
             // the smaller only, so there is room.
-            let b = self.bucket(key(s));
-            let bucket = &mut self.buckets[b].0;
-            let i = (0..BUCKET).find(|&i| bucket[i][0] == 0).unwrap_or(0);
-            bucket[i] = *s;
-            self.used += 1;
+            let bucket = &buckets[(key(&s) as usize) & mask];
+            let i = (0..BUCKET).find(|&i| bucket.slot(i)[0] == 0).unwrap_or(0);
+            bucket.put(i, s);
+            used += 1;
         }
+        self.used.store(used, Relaxed);
+        // Last: a search parked for the growth may go on once this is seen.
+        self.grow_wanted.store(false, SeqCst);
     }
 }
 
@@ -224,13 +294,22 @@ mod tests {
 
     #[test]
     fn keeps_within_its_budget_and_finds_what_it_kept() {
-        let mut t = BoundedTable::new(64 * ENTRY_BYTES);
+        let t = BoundedTable::new(64 * ENTRY_BYTES);
         assert_eq!(t.max_buckets * BUCKET, 64);
         let b = |v: i32| Bounds { lower: v, upper: v, best: 1 };
+        let insert = |h: u64| {
+            if t.insert(h.wrapping_mul(0x9E37_79B9_7F4A_7C15), b(h as i32), h) {
+                t.count(1);
+            }
+            if t.grow_wanted() {
+                // SAFETY: the only use of the table is here.
+                unsafe { t.grow() };
+            }
+        };
         for h in 1..=40u64 {
-            t.insert(h.wrapping_mul(0x9E37_79B9_7F4A_7C15), b(h as i32), h);
+            insert(h);
         }
-        assert!(t.buckets.len() * BUCKET <= 64 && t.bytes() <= 64 * ENTRY_BYTES);
+        assert!(t.buckets().len() * BUCKET <= 64 && t.bytes() <= 64 * ENTRY_BYTES);
         // Whatever is found is what was stored for it.
         for h in 1..=40u64 {
             if let Some(got) = t.get(h.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
@@ -239,7 +318,7 @@ mod tests {
         }
         // A full table replaces: more entries than slots, never more held.
         for h in 41..=1000u64 {
-            t.insert(h.wrapping_mul(0x9E37_79B9_7F4A_7C15), b(h as i32), h);
+            insert(h);
         }
         assert!(t.len() <= 64);
         // The last one stored is always found (it replaced the lesser work).

@@ -147,6 +147,10 @@ pub enum Command {
         /// Give up (exit code 3) after searching this many positions.
         #[arg(long, value_name = "N", value_parser = at_least_one)]
         max_positions: Option<u64>,
+        /// Threads to search with (default: one for each core). The value is
+        /// the same with any number; the positions searched vary with more than one.
+        #[arg(long, value_name = "N", value_parser = at_most_256)]
+        threads: Option<u64>,
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
@@ -266,6 +270,13 @@ fn at_least_one(s: &str) -> Result<u64, String> {
     }
 }
 
+fn at_most_256(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n),
+        _ => Err(format!("`{s}` is not a whole number from 1 to 256")),
+    }
+}
+
 /// A time as agents' budgets write it: `90s`, `500ms`, `10m`.
 fn parse_time(s: &str) -> Result<std::time::Duration, String> {
     let (n, scale) = if let Some(n) = s.strip_suffix("ms") {
@@ -324,8 +335,9 @@ pub fn run(cli: Cli) -> i32 {
         Command::Play { file, choice, seed, load, keep_going } => {
             repl::play(file, choice, seed, load, keep_going, color)
         }
-        Command::Solve { file, choice, position, memory, time, max_positions, json } => {
-            search::solve(file, choice, position, search::SolveBudget { memory, time, max_positions }, json, color)
+        Command::Solve { file, choice, position, memory, time, max_positions, threads, json } => {
+            let budget = search::SolveBudget { memory, time, max_positions, threads };
+            search::solve(file, choice, position, budget, json, color)
         }
         Command::Perft { file, choice, depth, position, seed, divide, json } => {
             search::perft(file, choice, (position, seed), depth as usize, (divide, json), color)

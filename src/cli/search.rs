@@ -104,6 +104,7 @@ pub(super) struct SolveBudget {
     pub memory: Option<usize>,
     pub time: Option<std::time::Duration>,
     pub max_positions: Option<u64>,
+    pub threads: Option<u64>,
 }
 
 pub(super) fn solve(
@@ -126,6 +127,9 @@ pub(super) fn solve(
         memory: budget.memory.unwrap_or_else(crate::ai::table::default_budget),
         time: budget.time,
         max_positions: budget.max_positions,
+        threads: budget
+            .threads
+            .map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize),
     };
     let sol = match solve_limited(&engine, limits, &mut |line| noteln!("{line}")) {
         Ok(sol) => sol,
