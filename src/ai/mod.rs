@@ -4,6 +4,7 @@
 //! budget (time, or nodes/playouts) and is deterministic under its seed.
 
 pub mod alphabeta;
+mod cutoffs;
 pub mod mcts;
 mod parallel;
 mod reach;
