@@ -1,7 +1,9 @@
 //! The solver's table of bounds, kept within a memory budget: buckets of
 //! four entries addressed by the position's hash, one line of the
-//! processor's cache each, grown by doubling while the budget allows; then,
-//! when a bucket is full, the entry that took less work to find gives way.
+//! processor's cache each, grown by doubling while the budget allows the
+//! old and the new table at once, and last to what it leaves beside the old;
+//! then, when a bucket is full, the entry that took less work to find gives
+//! way.
 //! The table is a cache: an entry lost is searched again, so a small budget
 //! costs time, never exactness.
 //!
@@ -72,8 +74,9 @@ fn unpack(s: &Slot) -> Bounds {
 pub(crate) struct BoundedTable {
     /// Changed only by [`grow`](Self::grow), when nothing else reads it.
     buckets: UnsafeCell<Vec<Bucket>>,
-    /// The most buckets the budget allows (a power of two, at least one).
-    max_buckets: usize,
+    /// The most buckets the budget holds (at least one): a growth keeps the
+    /// old buckets and the new within it.
+    budget_buckets: usize,
     used: AtomicUsize,
     /// Whether an insert found the table due to grow.
     grow_wanted: AtomicBool,
@@ -123,14 +126,12 @@ fn huge_pages<T>(memory: &mut [T]) {
 }
 
 impl BoundedTable {
-    /// A table that will take at most `budget` bytes.
+    /// A table that will take at most `budget` bytes, growing included.
     pub fn new(budget: usize) -> BoundedTable {
-        let fit = (budget / size_of::<Bucket>()).max(1);
-        // The largest power of two that fits.
-        let max_buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
+        let budget_buckets = (budget / size_of::<Bucket>()).max(1);
         BoundedTable {
-            buckets: UnsafeCell::new(empty(FIRST_BUCKETS.min(max_buckets))),
-            max_buckets,
+            buckets: UnsafeCell::new(empty(FIRST_BUCKETS.min(budget_buckets))),
+            budget_buckets,
             used: AtomicUsize::new(0),
             grow_wanted: AtomicBool::new(false),
         }
@@ -156,9 +157,22 @@ impl BoundedTable {
         (hash & KEY_MASK).max(1)
     }
 
+    /// The bucket of a key among `n`: the key (below 2^48) scaled to `0..n`,
+    /// so that `n` need not be a power of two.
+    fn place(key: u64, n: usize) -> usize {
+        ((key as u128 * n as u128) >> KEY_BITS) as usize
+    }
+
     fn bucket(&self, key: u64) -> &Bucket {
         let b = self.buckets();
-        &b[(key as usize) & (b.len() - 1)]
+        &b[Self::place(key, b.len())]
+    }
+
+    /// How many buckets the next growth makes: twice as many, or what the
+    /// budget leaves beside the old ones; `None` if that is no more.
+    fn larger(&self, len: usize) -> Option<usize> {
+        let n = (len * 2).min(self.budget_buckets.saturating_sub(len));
+        (n > len).then_some(n)
     }
 
     pub fn get(&self, hash: u64) -> Option<Bounds> {
@@ -198,7 +212,7 @@ impl BoundedTable {
         // (from half) rather than lose an entry to a full bucket.
         let (used, len) = (self.len(), self.buckets().len());
         let full = slots.iter().all(|s| s[0] != 0 && key(s) != k);
-        if len < self.max_buckets && (used * 4 >= len * BUCKET * 3 || (used * 2 >= len * BUCKET && full)) {
+        if (used * 4 >= len * BUCKET * 3 || (used * 2 >= len * BUCKET && full)) && self.larger(len).is_some() {
             self.grow_wanted.store(true, Relaxed);
         }
         // The work in bits: enough to tell a big search from a small one.
@@ -227,7 +241,11 @@ impl BoundedTable {
         self.grow_wanted.load(Relaxed)
     }
 
-    /// Twice the buckets; each entry moves to its bucket in the larger table.
+    /// More buckets (see [`larger`](Self::larger)); each entry moves to its
+    /// bucket in the larger table. A bucket of a table twice as large takes
+    /// entries from one bucket of the smaller only, so there is room; of a
+    /// table less than twice as large, from two at most: if more than four
+    /// entries meet, those that took most work to find stay.
     ///
     /// # Safety
     /// No other thread may use the table during the call, and no reference
@@ -236,22 +254,28 @@ impl BoundedTable {
     pub unsafe fn grow(&self) {
         // SAFETY: the caller promises this is the only use of the table.
         let buckets = unsafe { &mut *self.buckets.get() };
-        if buckets.len() >= self.max_buckets {
+        let Some(n) = self.larger(buckets.len()) else {
             self.grow_wanted.store(false, SeqCst);
             return;
-        }
-        let larger = empty(buckets.len() * 2);
-        let old = std::mem::replace(buckets, larger);
-        let mask = buckets.len() - 1;
+        };
+        let old = std::mem::replace(buckets, empty(n));
         let mut used = 0;
         for s in old.iter().flat_map(|b| (0..BUCKET).map(move |i| b.slot(i))).filter(|s| s[0] != 0) {
-            // A bucket of the larger table takes entries from one bucket of
-            // the smaller only, so there is room.
-            let bucket = &buckets[(key(&s) as usize) & mask];
-            let i = (0..BUCKET).find(|&i| bucket.slot(i)[0] == 0).unwrap_or(0);
-            bucket.put(i, s);
-            used += 1;
+            let bucket = &buckets[Self::place(key(&s), n)];
+            match (0..BUCKET).find(|&i| bucket.slot(i)[0] == 0) {
+                Some(i) => {
+                    bucket.put(i, s);
+                    used += 1;
+                }
+                None => {
+                    let i = (0..BUCKET).min_by_key(|&i| work_of(&bucket.slot(i))).unwrap_or(0);
+                    if work_of(&bucket.slot(i)) < work_of(&s) {
+                        bucket.put(i, s);
+                    }
+                }
+            }
         }
+        drop(old);
         self.used.store(used, Relaxed);
         // Last: a search parked for the growth may go on once this is seen.
         self.grow_wanted.store(false, SeqCst);
@@ -295,7 +319,7 @@ mod tests {
     #[test]
     fn keeps_within_its_budget_and_finds_what_it_kept() {
         let t = BoundedTable::new(64 * ENTRY_BYTES);
-        assert_eq!(t.max_buckets * BUCKET, 64);
+        assert_eq!(t.budget_buckets * BUCKET, 64);
         let b = |v: i32| Bounds { lower: v, upper: v, best: 1 };
         let insert = |h: u64| {
             if t.insert(h.wrapping_mul(0x9E37_79B9_7F4A_7C15), b(h as i32), h) {
@@ -323,6 +347,37 @@ mod tests {
         assert!(t.len() <= 64);
         // The last one stored is always found (it replaced the lesser work).
         assert_eq!(t.get(1000u64.wrapping_mul(0x9E37_79B9_7F4A_7C15)), Some(b(1000)));
+    }
+
+    #[test]
+    fn grows_within_its_budget_old_and_new_table_together() {
+        // 2.5 MiB: from 16,384 buckets (1 MiB), doubling would need 3 MiB
+        // with the old table; it grows to the 24,576 that the budget leaves.
+        let t = BoundedTable::new(40_960 * size_of::<Bucket>());
+        let hash = |h: u64| h.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let b = |v: u64| Bounds { lower: v as i32, upper: v as i32 + 1, best: 2 };
+        let mut h = 0;
+        let before = loop {
+            h += 1;
+            if t.insert(hash(h), b(h), h) {
+                t.count(1);
+            }
+            if t.grow_wanted() {
+                break t.len();
+            }
+        };
+        assert_eq!(t.buckets().len(), FIRST_BUCKETS);
+        // SAFETY: the only use of the table is here.
+        unsafe { t.grow() };
+        assert_eq!(t.buckets().len(), 24_576);
+        assert!(FIRST_BUCKETS + t.buckets().len() <= t.budget_buckets);
+        // Entries that met more than four to a bucket were lost, few of them;
+        // those kept are found with their own bounds.
+        assert!(t.len() * 10 >= before * 9, "{} of {before} kept", t.len());
+        let found = (1..=h).filter(|&k| t.get(hash(k)).inspect(|got| assert_eq!(*got, b(k))).is_some()).count();
+        assert_eq!(found, t.len());
+        // No further growth: another would not fit beside the old table.
+        assert_eq!(t.larger(t.buckets().len()), None);
     }
 
     #[test]
