@@ -61,6 +61,12 @@ impl Shared {
         self.helpers.len() + 1
     }
 
+    /// After a pass, the helpers joined: searches alone (the principal
+    /// variation) must not take the pass's end for theirs.
+    pub fn end_pass(&self) {
+        self.abort.store(false, SeqCst);
+    }
+
     /// Before a pass: no outcome, every helper about to search.
     pub fn begin_pass(&self) {
         self.abort.store(false, SeqCst);
@@ -168,5 +174,26 @@ impl Shared {
         }
         self.helpers[id - 1].store(RUNNING, SeqCst);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pass_ended_by_one_search_stops_the_others_and_then_no_longer_stops_the_main_one() {
+        let sh = Shared::new(1 << 20, 2);
+        sh.begin_pass();
+        assert!(!sh.aborted());
+        sh.finish(Ok(3));
+        sh.finish(Ok(5));
+        // The first outcome stands, and the other searches stop.
+        assert!(sh.aborted());
+        assert_eq!(sh.outcome(), Some(Ok(3)));
+        // After the pass the main search goes on alone (the principal
+        // variation): it must not stop as if the pass were ending again.
+        sh.end_pass();
+        assert!(!sh.aborted());
     }
 }

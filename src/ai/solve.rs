@@ -385,6 +385,7 @@ impl<'p> Solver<'p> {
             }
         });
         // The helpers are done: the table is the main search's alone.
+        sh.end_pass();
         sh.grow_if_wanted();
         sh.outcome().unwrap_or_else(|| Err(Unsolved::Failed("a pass ended without a value".into())))
     }

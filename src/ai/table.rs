@@ -8,16 +8,17 @@
 //! costs time, never exactness.
 //!
 //! Several searches may read and write it at once. An entry is two words,
-//! the first kept XORed with the second, so a read that meets two halves of
-//! different writes finds a key that matches nothing: it reads as a miss,
-//! never as bounds of another position. Growing moves every entry, so it
+//! the first kept XORed with a mix of the second, so a read that meets two
+//! halves of different writes finds a key that matches nothing (but with a
+//! chance of one in 2^48): it reads as a miss, not as bounds of another
+//! position. Growing moves every entry, so it
 //! happens only when no other search is using the table (see
 //! [`BoundedTable::grow`]): [`insert`](BoundedTable::insert) only asks for
 //! it.
 
 use std::cell::UnsafeCell;
 use std::mem::size_of;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Acquire, Ordering::Relaxed, Ordering::SeqCst};
 
 /// Bounds on a position's value, and its best move's place in its list of
 /// legal moves (`u8::MAX`: none yet).
@@ -50,13 +51,22 @@ impl Bucket {
     fn slot(&self, i: usize) -> Slot {
         let [a, b] = &self.0[i];
         let second = b.load(Relaxed);
-        [a.load(Relaxed) ^ second, second]
+        [a.load(Relaxed) ^ spread(second), second]
     }
 
     fn put(&self, i: usize, s: Slot) {
         self.0[i][1].store(s[1], Relaxed);
-        self.0[i][0].store(s[0] ^ s[1], Relaxed);
+        self.0[i][0].store(s[0] ^ spread(s[1]), Relaxed);
     }
+}
+
+/// The second word, mixed so that each of its 64 bits moves the key bits of
+/// the first: a read of halves of two writes whose second words differ
+/// anywhere (say only in an upper bound's high bits) then matches no key.
+/// Empty (0) stays 0.
+fn spread(w: u64) -> u64 {
+    let w = (w ^ (w >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    w ^ (w >> 32)
 }
 
 fn key(s: &Slot) -> u64 {
@@ -238,7 +248,8 @@ impl BoundedTable {
     /// Whether an insert found the table due to grow: the caller should
     /// [`grow`](Self::grow) it when no other search is using it.
     pub fn grow_wanted(&self) -> bool {
-        self.grow_wanted.load(Relaxed)
+        // Acquire: a search that sees the wish cleared sees the grown table.
+        self.grow_wanted.load(Acquire)
     }
 
     /// More buckets (see [`larger`](Self::larger)); each entry moves to its
@@ -378,6 +389,23 @@ mod tests {
         assert_eq!(found, t.len());
         // No further growth: another would not fit beside the old table.
         assert_eq!(t.larger(t.buckets().len()), None);
+    }
+
+    #[test]
+    fn halves_of_two_writes_read_as_a_miss() {
+        // Two entries whose second words differ only in the upper bound's
+        // high bits (INF and -1 share their low 16 bits).
+        let x = [5u64, (-3i32) as u32 as u64 | (0x3FFF_FFFFu64 << 32)];
+        let y = [9u64, (-3i32) as u32 as u64 | (0xFFFF_FFFFu64 << 32)];
+        let b = Bucket::default();
+        b.put(0, y);
+        // The first word of a write of `x`, the second still `y`'s.
+        b.0[0][0].store(x[0] ^ spread(x[1]), Relaxed);
+        let torn = b.slot(0);
+        assert_ne!(key(&torn), key(&x));
+        assert_ne!(key(&torn), key(&y));
+        b.put(0, x);
+        assert_eq!(b.slot(0), x);
     }
 
     #[test]
