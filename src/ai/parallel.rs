@@ -143,7 +143,7 @@ impl Shared {
             return;
         }
         let now = self.grows.load(SeqCst);
-        while !self.helpers.iter().all(|h| matches!(h.load(SeqCst), DONE) || h.load(SeqCst) == now) {
+        while !self.helpers.iter().map(|h| h.load(SeqCst)).all(|state| state == DONE || state == now) {
             if self.aborted() {
                 return;
             }

@@ -728,7 +728,6 @@ impl<'p> Solver<'p> {
     /// The second half of [`order`](Self::order): each child's entry in the
     /// table, an enhanced transposition cutoff if one settles the position
     /// (`Some`, as is an error), else the moves to search, into `out`.
-    #[allow(clippy::type_complexity)]
     fn settle_by_table(
         &mut self,
         probes: &mut Vec<Probe>,
