@@ -20,6 +20,8 @@ use std::cell::UnsafeCell;
 use std::mem::size_of;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Acquire, Ordering::Relaxed, Ordering::SeqCst};
 
+use super::solve::INF;
+
 /// Bounds on a position's value, and its best move's place in its list of
 /// legal moves (`u8::MAX`: none yet).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,15 +31,28 @@ pub(crate) struct Bounds {
     pub best: u8,
 }
 
-/// One entry, two words. The first: the low 48 bits of the position's hash
-/// (never 0; 0 marks an empty slot), then how much work found the bounds
-/// (the bits of the number of positions searched: what a full bucket keeps),
-/// then the best move's place. The second: the lower bound, then the upper.
-/// In the table the first is kept XORed with the second.
+/// One entry, two words. The first: the position's whole 64-bit hash (never
+/// 0; 0 marks an empty slot), kept in the table XORed with a mix of the
+/// second. The second: the lower and the upper bound in 25 bits each (see
+/// [`pack_bound`]), the best move's place (8 bits) and how much work found
+/// the bounds (6 bits: the bits of the number of positions searched, what a
+/// full bucket keeps).
+///
+/// The bucket is chosen from the hash's high bits, so in a table of 2^b
+/// buckets 64 - b bits tell the entries of a bucket apart (37 in the 8 GiB
+/// table of the largest solves): a position missing from a full bucket is
+/// taken for another once in some 30 billion such misses. Past that the
+/// limit is the hash itself, which two of a billion positions share with a
+/// chance of about one in forty.
 type Slot = [u64; 2];
 
-const KEY_BITS: u32 = 48;
-const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+/// Bits of each bound; a bound at or past `BOUND_LIMIT` either way stands
+/// for no bound at all (±[`INF`]).
+const BOUND_BITS: u32 = 25;
+const BOUND_MASK: u64 = (1 << BOUND_BITS) - 1;
+const BOUND_LIMIT: i32 = (1 << (BOUND_BITS - 1)) - 1;
+const BEST_AT: u32 = 2 * BOUND_BITS;
+const WORK_AT: u32 = BEST_AT + 8;
 
 /// Entries a bucket holds: one line of the cache.
 const BUCKET: usize = 4;
@@ -70,15 +85,59 @@ fn spread(w: u64) -> u64 {
 }
 
 fn key(s: &Slot) -> u64 {
-    s[0] & KEY_MASK
+    s[0]
 }
 
 fn work_of(s: &Slot) -> u8 {
-    (s[0] >> KEY_BITS) as u8
+    (s[1] >> WORK_AT) as u8
+}
+
+/// A bound in [`BOUND_BITS`] bits. A bound too large for them is weakened,
+/// never made stronger: a lower bound past the limit is kept as the
+/// largest that fits, one below it as none (-INF); an upper bound the other
+/// way round. So what is read back is always true of the position, if
+/// sometimes less than was found (a cost in time, never in exactness; no
+/// shipped game's values come near 2^24).
+// Written with plain comparisons: a form with `min` and `max` under a test
+// of `lower` computed unclamped bounds when built with optimisation by
+// rustc 1.95 inside this crate (not reproduced alone); the test
+// `bounds_read_back_as_kept_or_weaker_never_stronger` guards it.
+fn pack_bound(v: i32, lower: bool) -> u64 {
+    let v = if v <= -BOUND_LIMIT {
+        if lower { -BOUND_LIMIT } else { -(BOUND_LIMIT - 1) }
+    } else if v >= BOUND_LIMIT {
+        if lower { BOUND_LIMIT - 1 } else { BOUND_LIMIT }
+    } else {
+        v
+    };
+    v as u32 as u64 & BOUND_MASK
+}
+
+fn unpack_bound(bits: u64, lower: bool) -> i32 {
+    // Sign-extend the field.
+    let v = ((bits << (64 - BOUND_BITS)) as i64 >> (64 - BOUND_BITS)) as i32;
+    if lower && v == -BOUND_LIMIT {
+        -INF
+    } else if !lower && v == BOUND_LIMIT {
+        INF
+    } else {
+        v
+    }
+}
+
+fn pack(b: Bounds, work: u8) -> u64 {
+    pack_bound(b.lower, true)
+        | pack_bound(b.upper, false) << BOUND_BITS
+        | (b.best as u64) << BEST_AT
+        | (work.min(63) as u64) << WORK_AT
 }
 
 fn unpack(s: &Slot) -> Bounds {
-    Bounds { lower: s[1] as u32 as i32, upper: (s[1] >> 32) as u32 as i32, best: (s[0] >> 56) as u8 }
+    Bounds {
+        lower: unpack_bound(s[1], true),
+        upper: unpack_bound(s[1] >> BOUND_BITS, false),
+        best: (s[1] >> BEST_AT) as u8,
+    }
 }
 
 pub(crate) struct BoundedTable {
@@ -164,13 +223,13 @@ impl BoundedTable {
     }
 
     fn key(hash: u64) -> u64 {
-        (hash & KEY_MASK).max(1)
+        hash.max(1)
     }
 
-    /// The bucket of a key among `n`: the key (below 2^48) scaled to `0..n`,
-    /// so that `n` need not be a power of two.
+    /// The bucket of a key among `n`: the key scaled to `0..n` (so its high
+    /// bits choose), so that `n` need not be a power of two.
     fn place(key: u64, n: usize) -> usize {
-        ((key as u128 * n as u128) >> KEY_BITS) as usize
+        ((key as u128 * n as u128) >> u64::BITS) as usize
     }
 
     fn bucket(&self, key: u64) -> &Bucket {
@@ -226,11 +285,8 @@ impl BoundedTable {
             self.grow_wanted.store(true, Relaxed);
         }
         // The work in bits: enough to tell a big search from a small one.
-        let work = (u64::BITS - work.leading_zeros()) as u64;
-        let slot = [
-            k | work << KEY_BITS | (bounds.best as u64) << 56,
-            bounds.lower as u32 as u64 | (bounds.upper as u32 as u64) << 32,
-        ];
+        let work = (u64::BITS - work.leading_zeros()) as u8;
+        let slot = [k, pack(bounds, work)];
         let i = match slots.iter().position(|s| key(s) == k || s[0] == 0) {
             Some(i) => i,
             // Full: the entry that took least work to find gives way.
@@ -327,6 +383,8 @@ pub fn default_budget() -> usize {
 mod tests {
     use super::*;
 
+    const UNKNOWN: Bounds = Bounds { lower: -INF, upper: INF, best: u8::MAX };
+
     #[test]
     fn keeps_within_its_budget_and_finds_what_it_kept() {
         let t = BoundedTable::new(64 * ENTRY_BYTES);
@@ -393,10 +451,12 @@ mod tests {
 
     #[test]
     fn halves_of_two_writes_read_as_a_miss() {
-        // Two entries whose second words differ only in the upper bound's
-        // high bits (INF and -1 share their low 16 bits).
-        let x = [5u64, (-3i32) as u32 as u64 | (0x3FFF_FFFFu64 << 32)];
-        let y = [9u64, (-3i32) as u32 as u64 | (0xFFFF_FFFFu64 << 32)];
+        // Two entries whose second words differ only in the work's high
+        // bits, the last bits of the word.
+        let bounds = Bounds { lower: -3, upper: INF, best: 1 };
+        let x = [5u64, pack(bounds, 3)];
+        let y = [9u64, pack(bounds, 35)];
+        assert_eq!(x[1] ^ y[1], 32 << WORK_AT);
         let b = Bucket::default();
         b.put(0, y);
         // The first word of a write of `x`, the second still `y`'s.
@@ -406,6 +466,38 @@ mod tests {
         assert_ne!(key(&torn), key(&y));
         b.put(0, x);
         assert_eq!(b.slot(0), x);
+    }
+
+    #[test]
+    fn bounds_read_back_as_kept_or_weaker_never_stronger() {
+        let round = |lower: i32, upper: i32| {
+            let s = [1, pack(Bounds { lower, upper, best: 7 }, 20)];
+            assert_eq!((unpack(&s).best, work_of(&s)), (7, 20));
+            (unpack(&s).lower, unpack(&s).upper)
+        };
+        for (l, u) in [(-INF, INF), (0, 0), (-48, 12), (-INF, -5), (5, INF), (-BOUND_LIMIT + 1, BOUND_LIMIT - 1)] {
+            assert_eq!(round(l, u), (l, u));
+        }
+        // Past the limit: a lower bound drops to what fits or to none, an
+        // upper bound rises; an exact value out there becomes bounds.
+        assert_eq!(round(BOUND_LIMIT + 9, BOUND_LIMIT + 9), (BOUND_LIMIT - 1, INF));
+        assert_eq!(round(-BOUND_LIMIT - 9, -BOUND_LIMIT - 9), (-INF, -BOUND_LIMIT + 1));
+        assert_eq!(round(-BOUND_LIMIT, BOUND_LIMIT), (-INF, INF));
+        // The work is kept in its six bits, the most saturating.
+        assert_eq!(work_of(&[1, pack(UNKNOWN, 64)]), 63);
+    }
+
+    #[test]
+    fn positions_that_share_a_bucket_and_low_bits_are_told_apart() {
+        // The same low 48 bits and the same high 14 (the bucket among the
+        // first 16,384): only bit 49 differs.
+        let t = BoundedTable::new(1 << 20);
+        let (a, b) = (0x1234_5678_9ABC_DEF0u64, 0x1234_5678_9ABC_DEF0u64 ^ 1 << 49);
+        assert_eq!(BoundedTable::place(a, FIRST_BUCKETS), BoundedTable::place(b, FIRST_BUCKETS));
+        let kept = Bounds { lower: 4, upper: 4, best: 0 };
+        let _ = t.insert(a, kept, 100);
+        assert_eq!(t.get(a), Some(kept));
+        assert_eq!(t.get(b), None);
     }
 
     #[test]
