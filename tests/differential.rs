@@ -121,6 +121,17 @@ fn a_rule_file_of_many_constructs() {
     agree("tests/engine/mixed.mancala", &[], &[("k", "2")], 100, 300);
 }
 
+/// Skips found once a lap (`it == x`), beside skips asked at each counter
+/// or tabulated for the state they read; with `faulty`, an `x` that goes
+/// wrong must go wrong as it did when asked at each counter.
+#[test]
+fn sowing_skips_in_every_form() {
+    for k in ["2", "3", "5"] {
+        agree("tests/engine/skips.mancala", &[], &[("k", k)], 100, 300);
+        agree("tests/engine/skips.mancala", &[], &[("k", k), ("faulty", "true")], 60, 300);
+    }
+}
+
 #[test]
 fn hooks_that_fail() {
     for f in ["tests/hooks/loops-forever.mancala", "tests/hooks/recurses.mancala"] {

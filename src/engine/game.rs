@@ -496,12 +496,25 @@ impl Game {
     /// once per track and mover; one that reads state is tabulated for the
     /// values it read, until they change.
     pub fn skip_reads(&self, e: &Expr, it: u8, state: &mut Vec<(usize, usize)>) -> bool {
+        self.reads_only(e, &|s| s == it, &|b| b == Builtin::Mover, state)
+    }
+
+    /// Whether `e` reads nothing but the locals and built-ins `local` and
+    /// `builtin` allow, what is fixed when the game is compiled, and state
+    /// (whose places it adds to `state`, as [`skip_reads`](Self::skip_reads)).
+    fn reads_only(
+        &self,
+        e: &Expr,
+        local: &dyn Fn(u8) -> bool,
+        builtin: &dyn Fn(Builtin) -> bool,
+        state: &mut Vec<(usize, usize)>,
+    ) -> bool {
         let sites = self.sites.len();
-        let go = |x: &Expr, state: &mut Vec<(usize, usize)>| self.skip_reads(x, it, state);
+        let go = |x: &Expr, state: &mut Vec<(usize, usize)>| self.reads_only(x, local, builtin, state);
         match e {
             Expr::Const(_) => true,
-            Expr::Local(s) => *s == it,
-            Expr::Builtin(b) => *b == Builtin::Mover,
+            Expr::Local(s) => local(*s),
+            Expr::Builtin(b) => builtin(*b),
             Expr::State(v) => {
                 state.push((self.state[*v as usize].offset, 1));
                 true
@@ -533,9 +546,38 @@ impl Game {
             _ => false,
         }
     }
+
+    /// For a skip clause `it == x` (or `x == it`) whose `x` stays the same
+    /// while a lap is sown, that `x`: a lap with no `each` runs no
+    /// statement, so only counts, `last` and `it` itself change during it.
+    /// The site that clause skips is then found once per lap instead of
+    /// asked at each counter (the origin skipped by most single-lap games).
+    pub fn skipped_site<'e>(&self, e: &'e Expr, it: u8) -> Option<&'e Expr> {
+        let Expr::Bin(BinOp::Eq, a, b) = e.unspanned() else { return None };
+        let is_it = |x: &Expr| matches!(x.unspanned(), Expr::Local(s) if *s == it);
+        let other = match (is_it(a), is_it(b)) {
+            (true, false) => b,
+            (false, true) => a,
+            _ => return None,
+        };
+        self.same_in_a_lap(other, it).then_some(&**other)
+    }
+
+    /// Whether `e` reads nothing a lap of sowing without `each` changes.
+    fn same_in_a_lap(&self, e: &Expr, it: u8) -> bool {
+        self.reads_only(e, &|s| s != it, &|b| matches!(b, Builtin::Mover | Builtin::Origin), &mut Vec::new())
+    }
 }
 
 impl Expr {
+    /// The expression without the spans around it.
+    pub fn unspanned(&self) -> &Expr {
+        match self {
+            Expr::Spanned(_, x) => x.unspanned(),
+            e => e,
+        }
+    }
+
     /// Calls `visit` on each expression directly inside this one (a
     /// quantifier's domain included).
     pub fn each_child(&self, visit: &mut impl FnMut(&Expr)) {

@@ -1382,12 +1382,15 @@ impl RefEngine {
                     other => return Err(type_halt("a site", other)),
                 }
             }
-            Expr::State(v) => match self.pos.vars[self.game.state[*v as usize].offset] {
-                Value::None => {
-                    return Err(Fault::error(format!("`{}` has no value yet", self.game.state[*v as usize].name)));
+            Expr::State(v) => {
+                let var = &self.game.state[*v as usize];
+                match self.pos.vars[var.offset] {
+                    // A value never set is false, 0 or none (grammar/README.md).
+                    Value::None if var.ty == Type::Bool => Value::Bool(false),
+                    Value::None if var.ty == Type::Int => Value::Int(0),
+                    x => x,
                 }
-                x => x,
-            },
+            }
             Expr::SiteState(v, x) => {
                 let s = self.site_of(x, f)? as usize;
                 self.check_kind(*v, s)?;

@@ -90,24 +90,41 @@ fn sow_table<'p>(
 }
 
 /// Sows `n` counters of one colour along `track` from the place after
-/// `pos`, by a table: whole laps of a cyclic track are added at once.
-fn sow_along(vm: &mut Vm, track: &Track, tab: &SowTable, mut pos: usize, mut n: i32) -> Res<()> {
-    if track.cyclic && n as usize > tab.live {
-        let laps = (n - 1) / tab.live as i32;
-        for (&site, &skip) in track.sites.iter().zip(tab.skipped.iter()) {
-            if !skip {
+/// `pos`, by a table, and past the place `except` too: whole laps of a
+/// cyclic track are added at once. `Err(None)`: every place of a cyclic
+/// track is skipped.
+fn sow_along(
+    vm: &mut Vm,
+    track: &Track,
+    tab: &SowTable,
+    mut pos: usize,
+    mut n: i32,
+    except: Option<usize>,
+) -> Result<(), Option<Fault>> {
+    let except = except.filter(|&x| !tab.skipped[x]);
+    let live = tab.live - except.is_some() as usize;
+    if track.cyclic && n as usize > live {
+        if live == 0 {
+            return Err(None);
+        }
+        let laps = (n - 1) / live as i32;
+        for (i, (&site, &skip)) in track.sites.iter().zip(tab.skipped.iter()).enumerate() {
+            if !skip && except != Some(i) {
                 vm.pos.counts[site as usize] += laps;
             }
         }
-        n -= laps * tab.live as i32;
+        n -= laps * live as i32;
     }
-    for _ in 0..n {
+    while n > 0 {
         let nx = tab.next[pos];
         if nx == OFF {
-            return Err(Fault::ILLEGAL);
+            return Err(Some(Fault::ILLEGAL));
         }
         pos = nx as usize;
-        vm.pos.counts[track.sites[pos] as usize] += 1;
+        if except != Some(pos) {
+            vm.pos.counts[track.sites[pos] as usize] += 1;
+            n -= 1;
+        }
     }
     vm.f.last = track.sites[pos];
     vm.f.last_colour = 0;
@@ -423,21 +440,34 @@ impl Lower<'_> {
         let it = s.it as usize;
         self.slots[it] = Type::Site;
         let fixed: Vec<Opnd> = s.fixed_skips.iter().map(|e| self.opnd(e)).collect();
-        let dynamic: Vec<Opnd> = s.skips.iter().map(|e| self.opnd(e)).collect();
+        // One clause `it == x`, with `x` the same all lap long: its site is
+        // found once a lap (not with `each`, whose statements may change `x`).
+        let except_at = match s.each.is_empty() {
+            true => s.skips.iter().position(|e| self.g.skipped_site(e, s.it).is_some()),
+            false => None,
+        };
+        let except = except_at.and_then(|k| self.g.skipped_site(&s.skips[k], s.it)).map(|x| self.opnd(x));
+        let others: Vec<&Expr> =
+            s.skips.iter().enumerate().filter(|&(k, _)| Some(k) != except_at).map(|(_, e)| e).collect();
+        let dynamic: Vec<Opnd> = others.iter().map(|e| self.opnd(e)).collect();
+        let all: Vec<Opnd> = match except_at {
+            Some(_) => s.skips.iter().map(|e| self.opnd(e)).collect(),
+            None => Vec::new(),
+        };
         let mut ranges = Vec::new();
-        let keyed = (!s.skips.is_empty()
-            && s.each.is_empty()
-            && s.skips.iter().all(|e| self.g.skip_reads(e, s.it, &mut ranges)))
-        .then(|| {
-            ranges.sort_unstable();
-            ranges.dedup();
-            ranges.into_boxed_slice()
-        });
+        let keyed =
+            (!others.is_empty() && s.each.is_empty() && others.iter().all(|e| self.g.skip_reads(e, s.it, &mut ranges)))
+                .then(|| {
+                    ranges.sort_unstable();
+                    ranges.dedup();
+                    ranges.into_boxed_slice()
+                });
         // This statement's tables: one per track and mover, from `base`.
         let base = self.sow_cells;
         self.sow_cells += self.g.tracks.len() * self.g.players.len().max(1);
         let np = self.g.players.len().max(1);
-        let sow = Sow { trk, start, fixed, dynamic, keyed, each, it, ordered: s.ordered, base, np };
+        let except = except.map(|x| (x, except_at.unwrap_or(0), all));
+        let sow = Sow { trk, start, fixed, dynamic, except, keyed, each, it, ordered: s.ordered, base, np };
         Box::new(move |p, vm| {
             let mut s = src.site(p, vm)?;
             let mut n = match &amount {
@@ -505,7 +535,13 @@ struct Sow {
     trk: Opnd,
     start: Option<Opnd>,
     fixed: Vec<Opnd>,
+    /// The skips asked as the sowing goes (but the one of `except`).
     dynamic: Vec<Opnd>,
+    /// A clause `it == x` whose `x` a lap does not change: `x`, the
+    /// clause's place among the skips, and all the skips in their order
+    /// (asked one by one should `x` go wrong, so it goes wrong where and
+    /// only if it would have).
+    except: Option<(Opnd, usize, Vec<Opnd>)>,
     /// When every skip of `dynamic` reads only state (and what is fixed):
     /// the places of that state, for the tables kept in `Vm::kept`.
     keyed: Option<Box<[(usize, usize)]>>,
@@ -627,6 +663,24 @@ impl Sow {
         if tab.live == 0 && track.cyclic {
             return Err(all_skipped(p, t));
         }
+        // The place a clause `it == x` skips, found once (`None`: no such
+        // clause, or `x` is on no place of the track); should `x` go wrong,
+        // every skip is asked at each counter, in order.
+        let mut dynamic = &self.dynamic[..];
+        let mut except = None;
+        let mut except_at = usize::MAX;
+        if let Some((x, at, all)) = &self.except {
+            match x.get(p, vm) {
+                Ok(v) => {
+                    except = usize::try_from(v)
+                        .ok()
+                        .and_then(|v| track.position.get(v).copied().flatten())
+                        .map(|i| i as usize);
+                    except_at = *at;
+                }
+                Err(_) => dynamic = all,
+            }
+        }
         // Sowing goes on from the place after `pos` (`len`: before the first).
         let mut pos = match &self.start {
             None => track.position[s as usize].map_or(len, |x| x as usize),
@@ -653,10 +707,11 @@ impl Sow {
         };
         // A sowing takes no work from the budget: it ends when the
         // counters lifted run out, however many there are.
-        if order.is_none() && self.each.is_empty() {
+        let tabulated = self.except.is_none() || except_at != usize::MAX;
+        if order.is_none() && self.each.is_empty() && tabulated {
             // The common case: one colour, every skip tabulated.
             if self.dynamic.is_empty() {
-                return sow_along(vm, track, tab, pos, n);
+                return sow_along(vm, track, tab, pos, n, except).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)));
             }
             // Skips that read state: a table made for its values.
             if let Some(ranges) = &self.keyed {
@@ -665,7 +720,8 @@ impl Sow {
                     let r = if kept.tab.live == 0 && track.cyclic {
                         Err(all_skipped(p, t))
                     } else {
-                        sow_along(vm, track, &kept.tab, pos, n)
+                        sow_along(vm, track, &kept.tab, pos, n, except)
+                            .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
                     };
                     vm.kept[at] = kept;
                     return r;
@@ -696,15 +752,21 @@ impl Sow {
             }
             pos = nx as usize;
             let site = track.sites[pos];
-            if !self.dynamic.is_empty() {
+            if !dynamic.is_empty() || except.is_some() {
                 vm.locals[self.it] = site as i64;
+                // The clauses in their order, `it == x` in its place.
                 let mut skip = false;
-                for c in &self.dynamic {
+                for (k, c) in dynamic.iter().enumerate() {
+                    if k == except_at && except == Some(pos) {
+                        skip = true;
+                        break;
+                    }
                     if c.get(p, vm)? != 0 {
                         skip = true;
                         break;
                     }
                 }
+                skip |= except_at >= dynamic.len() && except == Some(pos);
                 if skip {
                     idle += 1;
                     if idle > len {
