@@ -132,6 +132,36 @@ fn sowing_skips_in_every_form() {
     }
 }
 
+/// Functions of one site, looked up in tables, against the reference
+/// executor (which evaluates them each time); with `bold`, one goes wrong
+/// at some sites, and must go wrong there alone, with its message.
+#[test]
+fn functions_of_a_site() {
+    for k in ["2", "4", "6"] {
+        agree("tests/engine/site-functions.mancala", &[], &[("k", k)], 100, 300);
+        agree("tests/engine/site-functions.mancala", &[], &[("k", k), ("bold", "true")], 60, 300);
+    }
+    // The message names the member as the rule file would: `a[5]`.
+    let game = compile("tests/engine/site-functions.mancala", &[], &[("bold", "true")]);
+    let message = (0..50u64)
+        .find_map(|seed| {
+            let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            loop {
+                match e.sample_move(&mut rng) {
+                    Ok(Some(mv)) => {
+                        if let Err(h) = e.apply(mv) {
+                            return Some(format!("{h:?}"));
+                        }
+                    }
+                    _ => return None,
+                }
+            }
+        })
+        .expect("some game asks next-over(last) at the end of a row");
+    assert!(message.contains("has no member 5"), "{message}");
+}
+
 #[test]
 fn hooks_that_fail() {
     for f in ["tests/hooks/loops-forever.mancala", "tests/hooks/recurses.mancala"] {
@@ -140,9 +170,10 @@ fn hooks_that_fail() {
 }
 
 /// The parts of the choices' `where`s that do not depend on the choice are
-/// worked out once a search for moves (`program/memo.rs`): every game of
+/// worked out once a search for moves (`program/memo.rs`), and functions of
+/// one site are looked up in tables (`program/tables.rs`): every game of
 /// the library, in every variant, gives the same moves, counts, draws and
-/// positions as with them worked out at every candidate.
+/// positions as with both worked out at every use.
 #[test]
 fn kept_parts_of_the_wheres_change_nothing() {
     let files = common::library();

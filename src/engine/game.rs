@@ -563,6 +563,29 @@ impl Game {
         self.same_in_a_lap(other, it).then_some(&**other)
     }
 
+    /// A family's key as a rule file writes it: `5`, `north`, `none`.
+    pub fn key_text(&self, key: Value) -> String {
+        match key {
+            Value::Int(i) => i.to_string(),
+            Value::Player(p) => self.players.get(p as usize).cloned().unwrap_or_else(|| format!("player {p}")),
+            Value::None => "none".to_string(),
+            other => format!("{other:?}"),
+        }
+    }
+
+    /// Whether `e` reads no variable but `var` (a local variable or a
+    /// built-in name), and nothing else that changes during play: no
+    /// counts, no state.
+    pub fn reads_only_site(&self, e: &Expr, var: &Expr) -> bool {
+        let mut state = Vec::new();
+        let ok = match var {
+            Expr::Local(v) => self.reads_only(e, &|s| s == *v, &|_| false, &mut state),
+            Expr::Builtin(v) => self.reads_only(e, &|_| false, &|b| b == *v, &mut state),
+            _ => false,
+        };
+        ok && state.is_empty()
+    }
+
     /// Whether `e` reads nothing a lap of sowing without `each` changes.
     fn same_in_a_lap(&self, e: &Expr, it: u8) -> bool {
         self.reads_only(e, &|s| s != it, &|b| matches!(b, Builtin::Mover | Builtin::Origin), &mut Vec::new())

@@ -225,7 +225,8 @@ impl Engine {
     }
 
     /// As [`Engine::with_seed`], but the closed parts of the choices'
-    /// `where`s are worked out at every candidate, not once a search: for
+    /// `where`s are worked out at every candidate, not once a search, and
+    /// functions of a site at every use, not looked up in a table: for
     /// tests that the two agree.
     #[doc(hidden)]
     pub fn without_memos(game: Arc<Game>, seed: u64) -> Result<Self, Halt> {

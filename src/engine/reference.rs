@@ -1595,8 +1595,9 @@ impl RefEngine {
                     Some(v) => *v,
                     None => {
                         return Err(Fault::error(format!(
-                            "`{}` has no member {key:?}",
-                            self.game.families[*fam as usize].name
+                            "`{}` has no member {}",
+                            self.game.families[*fam as usize].name,
+                            self.game.key_text(key)
                         )));
                     }
                 }

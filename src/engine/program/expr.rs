@@ -297,6 +297,9 @@ impl Lower<'_> {
         if let Some(l) = self.leaf(e) {
             return Opnd::Leaf(l);
         }
+        if let Some(f) = self.site_table(e) {
+            return Opnd::Dyn(f);
+        }
         match e {
             Expr::Count(x, None) => match &**x {
                 Expr::KindSet(kind, pl) if self.leaf(pl).is_some() && !self.territory(*kind) => {
@@ -326,6 +329,9 @@ impl Lower<'_> {
         if !self.memo_targets.is_empty()
             && let Some(f) = self.memo(e)
         {
+            return f;
+        }
+        if let Some(f) = self.site_table(e) {
             return f;
         }
         match e {
@@ -559,7 +565,11 @@ impl Lower<'_> {
                     let key = dec(key_ty, x.get(p, vm)?);
                     match p.game.families[fam].members.get(&key) {
                         Some(v) => Ok(enc(*v)),
-                        None => Err(Fault::error(format!("`{}` has no member {key:?}", p.game.families[fam].name))),
+                        None => Err(Fault::error(format!(
+                            "`{}` has no member {}",
+                            p.game.families[fam].name,
+                            p.game.key_text(key)
+                        ))),
                     }
                 })
             }

@@ -13,6 +13,7 @@ pub(crate) mod expr;
 mod memo;
 pub(crate) mod sets;
 pub(crate) mod stmt;
+mod tables;
 
 use std::sync::{Arc, OnceLock};
 
@@ -124,6 +125,9 @@ pub(crate) struct Lower<'g> {
     /// addresses; see `memo.rs`), and how many memos there are so far.
     pub memo_targets: Vec<usize>,
     pub memos: usize,
+    /// Whether functions of one site are tabulated (see `tables.rs`); off
+    /// while the function itself is lowered, and in the plain program.
+    pub tables: bool,
 }
 
 impl Program {
@@ -132,10 +136,18 @@ impl Program {
     }
 
     /// The program with every part of the `where`s evaluated each time
-    /// (`memos` false): what the memos must agree with (see `memo.rs`).
+    /// (`memos` false), and no function of a site tabulated: what the memos
+    /// and tables must agree with (see `memo.rs`, `tables.rs`).
     pub fn lower(game: Arc<Game>, memos: bool) -> Program {
         let locals = game.locals.max(1) + 4;
-        let mut l = Lower { g: &game, slots: vec![Type::Int; locals], sow_cells: 0, memo_targets: vec![], memos: 0 };
+        let mut l = Lower {
+            g: &game,
+            slots: vec![Type::Int; locals],
+            sow_cells: 0,
+            memo_targets: vec![],
+            memos: 0,
+            tables: memos,
+        };
         let setup = l.block(&game.setup);
         let mut moves = Vec::with_capacity(game.moves.len());
         for def in &game.moves {

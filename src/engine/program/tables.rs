@@ -1,0 +1,104 @@
+//! Functions of one site, tabulated. An expression whose only variable is
+//! one site (a local variable, or `last`) and that reads nothing else that
+//! changes during play (no counts, no state): `x is pit and index(x) > 8`,
+//! a rule file's `row(x)` or `col(x)`. Its value at every site is worked
+//! out on first use and looked up after, one read instead of a closure per
+//! node. A site where it goes wrong has no value in the table: there it is
+//! evaluated as before, and goes wrong as it would have.
+
+use std::sync::OnceLock;
+
+use super::expr::Leaf;
+use super::{Fx, Lower, Program};
+use crate::engine::game::{Builtin, Expr, SiteId, Type};
+use crate::engine::vm::Vm;
+
+/// No value in the table: evaluated at each use.
+const MISSING: i64 = i64::MIN;
+
+/// Nodes below which a lookup saves nothing worth a table.
+const SMALLEST: usize = 3;
+
+impl Lower<'_> {
+    /// `e` as a lookup in a table by its site, if it is a function of one
+    /// site alone (see the module's comment).
+    pub(super) fn site_table(&mut self, e: &Expr) -> Option<Fx> {
+        if !self.tables || nodes(e) < SMALLEST || self.ty(e) == Type::Set {
+            return None;
+        }
+        let var = first_variable(e)?;
+        let leaf = match &var {
+            Expr::Local(s) if self.slots[*s as usize] == Type::Site => Leaf::Local(*s as usize),
+            Expr::Builtin(Builtin::Last) => Leaf::Last,
+            _ => return None,
+        };
+        if !self.g.reads_only_site(e, &var) {
+            return None;
+        }
+        // The function itself, evaluated where the table has no value.
+        self.tables = false;
+        let f = self.x(e);
+        self.tables = true;
+        let n = self.g.sites.len();
+        let table: OnceLock<Box<[i64]>> = OnceLock::new();
+        Some(Box::new(move |p, vm| {
+            if let Ok(v) = leaf.get(vm)
+                && (0..n as i64).contains(&v)
+            {
+                let r = table.get_or_init(|| tabulate(p, vm, &f, leaf, n))[v as usize];
+                if r != MISSING {
+                    return Ok(r);
+                }
+            }
+            f(p, vm)
+        }))
+    }
+}
+
+/// The value of `f` with `leaf` at each of the `n` sites (the variable is
+/// given back its value after).
+fn tabulate(p: &Program, vm: &mut Vm, f: &Fx, leaf: Leaf, n: usize) -> Box<[i64]> {
+    let (local, last) = (
+        match leaf {
+            Leaf::Local(s) => Some(s),
+            _ => None,
+        },
+        vm.f.last,
+    );
+    let kept = local.map(|s| vm.locals[s]);
+    let table = (0..n)
+        .map(|site| {
+            match local {
+                Some(s) => vm.locals[s] = site as i64,
+                None => vm.f.last = site as SiteId,
+            }
+            f(p, vm).unwrap_or(MISSING)
+        })
+        .collect();
+    if let (Some(s), Some(v)) = (local, kept) {
+        vm.locals[s] = v;
+    }
+    vm.f.last = last;
+    table
+}
+
+/// The nodes of an expression, spans aside.
+fn nodes(e: &Expr) -> usize {
+    let mut n = !matches!(e, Expr::Spanned(..)) as usize;
+    e.each_child(&mut |c| n += nodes(c));
+    n
+}
+
+/// The first local variable or built-in name `e` reads.
+fn first_variable(e: &Expr) -> Option<Expr> {
+    if matches!(e, Expr::Local(_) | Expr::Builtin(_)) {
+        return Some(e.clone());
+    }
+    let mut found = None;
+    e.each_child(&mut |c| {
+        if found.is_none() {
+            found = first_variable(c);
+        }
+    });
+    found
+}
