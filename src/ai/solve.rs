@@ -352,23 +352,36 @@ impl<'p> Solver<'p> {
                 let mut he = e.clone();
                 let (reach, relative, limits, start) = (self.reach.clone(), self.relative, self.limits, self.start);
                 scope.spawn(move || {
-                    let mut quiet = |_: &str| {};
-                    let mut h = Solver::new(sh, id, reach, relative, (start, limits), &mut quiet);
-                    h.beta = beta;
-                    let r = h.node(&mut he, beta - 1, beta, 0);
-                    if he.bank_read() {
-                        sh.note_bank_read();
-                    }
-                    let counted = h.nodes - h.nodes % (1 << 14);
-                    sh.helper_nodes.fetch_add(h.nodes - counted, std::sync::atomic::Ordering::Relaxed);
-                    sh.tt.count(h.uncounted);
-                    match r {
-                        Ok(g) => sh.finish(Ok(g)),
-                        Err(_) if sh.aborted() => {}
-                        Err(halt) => {
-                            let why = h.halt(halt);
-                            sh.finish(Err(why));
+                    // A helper that panicked (which the engine never should)
+                    // ends the pass with the reason: the main search would
+                    // otherwise wait for it, at the table's next growth.
+                    let search = std::panic::AssertUnwindSafe(|| {
+                        let mut quiet = |_: &str| {};
+                        let mut h = Solver::new(sh, id, reach, relative, (start, limits), &mut quiet);
+                        h.beta = beta;
+                        let r = h.node(&mut he, beta - 1, beta, 0);
+                        if he.bank_read() {
+                            sh.note_bank_read();
                         }
+                        let counted = h.nodes - h.nodes % (1 << 14);
+                        sh.helper_nodes.fetch_add(h.nodes - counted, std::sync::atomic::Ordering::Relaxed);
+                        sh.tt.count(h.uncounted);
+                        match r {
+                            Ok(g) => sh.finish(Ok(g)),
+                            Err(_) if sh.aborted() => {}
+                            Err(halt) => {
+                                let why = h.halt(halt);
+                                sh.finish(Err(why));
+                            }
+                        }
+                    });
+                    if let Err(panic) = std::panic::catch_unwind(search) {
+                        let what = panic
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_default();
+                        sh.finish(Err(Unsolved::Failed(format!("a search thread failed: {what}"))));
                     }
                     sh.helper_done(id);
                 });
@@ -411,6 +424,10 @@ impl<'p> Solver<'p> {
             self.sh.tt.count(std::mem::take(&mut self.uncounted));
             let over = || Some(Halt::Error("the pass is over".into()));
             if self.id > 0 {
+                #[cfg(test)]
+                if tests::FAIL_HELPERS.load(std::sync::atomic::Ordering::Relaxed) {
+                    panic!("a test's failpoint");
+                }
                 // Helpers leave the limits to the main search.
                 self.sh.helper_nodes.fetch_add(EVERY, std::sync::atomic::Ordering::Relaxed);
                 let parked = self.sh.park_if_growing(self.id);
@@ -816,5 +833,35 @@ impl<'p> Solver<'p> {
             line.push((mv, name));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+    /// Makes every helper panic at its first look at the limits (no other
+    /// test of this crate's own solves with more than one thread).
+    pub(super) static FAIL_HELPERS: AtomicBool = AtomicBool::new(false);
+
+    #[test]
+    fn a_helper_that_panics_ends_the_solve_with_the_reason() {
+        let cfg = crate::compile::Config {
+            variants: vec!["standard".into()],
+            settings: vec![("pits".into(), "5".into()), ("stones".into(), "3".into())],
+        };
+        let game =
+            crate::compile::compile_file("rules/kalah.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+        let e = Engine::new(std::sync::Arc::new(game)).unwrap();
+        // A table that grows: the main search waits for the helpers then.
+        let limits = Limits { memory: 4 << 20, time: None, max_positions: None, threads: 2 };
+        FAIL_HELPERS.store(true, Relaxed);
+        let r = solve_limited(&e, limits, &mut |_| {});
+        FAIL_HELPERS.store(false, Relaxed);
+        match r {
+            Err(Unsolved::Failed(why)) => assert!(why.contains("a search thread failed: a test's failpoint"), "{why}"),
+            other => panic!("{other:?}"),
+        }
     }
 }
