@@ -21,6 +21,8 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+mod passes;
+
 use super::cutoffs::Cutoffs;
 use super::parallel::Shared;
 use super::reach::Reach;
@@ -331,124 +333,6 @@ impl<'p> Solver<'p> {
     /// The solver's own reason to give up, else the rule that went wrong.
     fn halt(&mut self, h: Halt) -> Unsolved {
         self.gave_up.take().unwrap_or_else(|| Unsolved::Failed(h.to_string()))
-    }
-
-    /// Positions searched by every thread.
-    fn all_nodes(&self) -> u64 {
-        self.nodes + self.sh.helper_nodes.load(std::sync::atomic::Ordering::Relaxed)
-    }
-
-    /// One pass of MTD(f): is the value of `e` at least `beta`? With more
-    /// than one thread, helpers search the same pass through the shared
-    /// table, and the first to finish gives the answer.
-    fn pass(&mut self, e: &mut Engine, beta: i32) -> Result<i32, Unsolved> {
-        let sh = self.sh;
-        if sh.threads() == 1 {
-            return self.node(e, beta - 1, beta, 0).map_err(|h| self.halt(h));
-        }
-        sh.begin_pass();
-        std::thread::scope(|scope| {
-            for id in 1..sh.threads() {
-                let mut he = e.clone();
-                let (reach, relative, limits, start) = (self.reach.clone(), self.relative, self.limits, self.start);
-                scope.spawn(move || {
-                    // A helper that panicked (which the engine never should)
-                    // ends the pass with the reason: the main search would
-                    // otherwise wait for it, at the table's next growth.
-                    let search = std::panic::AssertUnwindSafe(|| {
-                        let mut quiet = |_: &str| {};
-                        let mut h = Solver::new(sh, id, reach, relative, (start, limits), &mut quiet);
-                        h.beta = beta;
-                        let r = h.node(&mut he, beta - 1, beta, 0);
-                        if he.bank_read() {
-                            sh.note_bank_read();
-                        }
-                        let counted = h.nodes - h.nodes % (1 << 14);
-                        sh.helper_nodes.fetch_add(h.nodes - counted, std::sync::atomic::Ordering::Relaxed);
-                        sh.tt.count(h.uncounted);
-                        match r {
-                            Ok(g) => sh.finish(Ok(g)),
-                            Err(_) if sh.aborted() => {}
-                            Err(halt) => {
-                                let why = h.halt(halt);
-                                sh.finish(Err(why));
-                            }
-                        }
-                    });
-                    if let Err(panic) = std::panic::catch_unwind(search) {
-                        let what = panic
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_default();
-                        sh.finish(Err(Unsolved::Failed(format!("a search thread failed: {what}"))));
-                    }
-                    sh.helper_done(id);
-                });
-            }
-            let r = self.node(e, beta - 1, beta, 0);
-            sh.tt.count(std::mem::take(&mut self.uncounted));
-            match r {
-                Ok(g) => sh.finish(Ok(g)),
-                Err(_) if sh.aborted() && self.gave_up.is_none() => {}
-                Err(h) => {
-                    let why = self.halt(h);
-                    sh.finish(Err(why));
-                }
-            }
-        });
-        // The helpers are done: the table is the main search's alone.
-        sh.end_pass();
-        sh.grow_if_wanted();
-        sh.outcome().unwrap_or_else(|| Err(Unsolved::Failed("a pass ended without a value".into())))
-    }
-
-    /// Gives up the search: the error that unwinds it, and why.
-    fn give_up(&mut self, why: Unsolved) -> Halt {
-        let h = Halt::Error(why.to_string());
-        self.gave_up = Some(why);
-        h
-    }
-
-    /// Whether the time or positions allowed have run out, or Ctrl-C was
-    /// pressed: looked at every 16,384 positions.
-    /// With several threads, also whether another search ended the pass
-    /// (an error with no reason kept), and the table's growth: the main
-    /// search grows it, helpers wait meanwhile.
-    fn stop(&mut self) -> Option<Halt> {
-        const EVERY: u64 = 1 << 14;
-        if !self.nodes.is_multiple_of(EVERY) {
-            return None;
-        }
-        if self.sh.threads() > 1 {
-            self.sh.tt.count(std::mem::take(&mut self.uncounted));
-            let over = || Some(Halt::Error("the pass is over".into()));
-            if self.id > 0 {
-                #[cfg(test)]
-                if tests::FAIL_HELPERS.load(std::sync::atomic::Ordering::Relaxed) {
-                    panic!("a test's failpoint");
-                }
-                // Helpers leave the limits to the main search.
-                self.sh.helper_nodes.fetch_add(EVERY, std::sync::atomic::Ordering::Relaxed);
-                let parked = self.sh.park_if_growing(self.id);
-                return if parked && !self.sh.aborted() { None } else { over() };
-            }
-            if self.sh.aborted() {
-                return over();
-            }
-            self.sh.grow_if_wanted();
-        }
-        let nodes = self.all_nodes();
-        let why = if super::interrupted() {
-            "interrupted".to_string()
-        } else if self.limits.max_positions.is_some_and(|n| nodes >= n) {
-            format!("no value within {nodes} positions searched (--max-positions)")
-        } else if self.limits.time.is_some_and(|t| self.start.elapsed() >= t) {
-            format!("no value within {:.1} s (--time), {nodes} positions searched", self.start.elapsed().as_secs_f64())
-        } else {
-            return None;
-        };
-        Some(self.give_up(Unsolved::Stopped(why)))
     }
 
     /// The first player's margin under perfect play, within the window
@@ -833,35 +717,5 @@ impl<'p> Solver<'p> {
             line.push((mv, name));
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-
-    /// Makes every helper panic at its first look at the limits (no other
-    /// test of this crate's own solves with more than one thread).
-    pub(super) static FAIL_HELPERS: AtomicBool = AtomicBool::new(false);
-
-    #[test]
-    fn a_helper_that_panics_ends_the_solve_with_the_reason() {
-        let cfg = crate::compile::Config {
-            variants: vec!["standard".into()],
-            settings: vec![("pits".into(), "5".into()), ("stones".into(), "3".into())],
-        };
-        let game =
-            crate::compile::compile_file("rules/kalah.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
-        let e = Engine::new(std::sync::Arc::new(game)).unwrap();
-        // A table that grows: the main search waits for the helpers then.
-        let limits = Limits { memory: 4 << 20, time: None, max_positions: None, threads: 2 };
-        FAIL_HELPERS.store(true, Relaxed);
-        let r = solve_limited(&e, limits, &mut |_| {});
-        FAIL_HELPERS.store(false, Relaxed);
-        match r {
-            Err(Unsolved::Failed(why)) => assert!(why.contains("a search thread failed: a test's failpoint"), "{why}"),
-            other => panic!("{other:?}"),
-        }
     }
 }
