@@ -138,12 +138,38 @@ mod tests {
 
     #[test]
     fn a_helper_that_panics_ends_the_solve_with_the_reason() {
-        let cfg = crate::compile::Config {
-            variants: vec!["standard".into()],
-            settings: vec![("pits".into(), "5".into()), ("stones".into(), "3".into())],
-        };
+        // Two rows of five, three counters each, stores on the track, an
+        // extra turn and a capture: about 200,000 positions to solve.
+        let rules = r#"
+game "Two rows of five"
+players south, north
+pit s[1..5] owner south
+store S owner south
+pit n[1..5] owner north
+store N owner north
+track round cyclic: s[1..5], S, n[1..5], N
+relation opposite: s[i] <-> n[6 - i] for i in 1..5
+setup { put 3 in every pit }
+move sow "{hole}" {
+  choose hole in every pit of mover where count(hole) > 0
+  sow hole along round skip it is store and owner(it) != mover
+}
+rule extra after sow { if last == store(mover) { again } }
+rule capture after sow {
+  if last is pit and owner(last) == mover and count(last) == 1 and count(opposite(last)) > 0 {
+    take opposite(last) to store(mover)
+    take last to store(mover)
+  }
+}
+end empty when any(p in players: count(every pit of p) == 0) {
+  for p in players { take every pit of p to store(p) }
+}
+when stuck: end
+score p: count(store(p))
+"#;
+        let cfg = crate::compile::Config { variants: vec![], settings: vec![] };
         let game =
-            crate::compile::compile_file("rules/kalah.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+            crate::compile::compile_source("test", rules, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
         let e = Engine::new(std::sync::Arc::new(game)).unwrap();
         // A table that grows: the main search waits for the helpers then.
         let limits = Limits { memory: 4 << 20, time: None, max_positions: None, threads: 2 };
