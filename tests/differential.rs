@@ -61,6 +61,31 @@ fn agree(rules: &str, variants: &[&str], settings: &[(&str, &str)], games: u64, 
                 0 => Move { def: 0, args: [rng.gen_range(0..game.sites.len() as i32), 1, 0, 0], order: 0 },
                 _ => a[rng.gen_range(0..a.len())],
             };
+            // Now and then two plies looked ahead and taken back first, as a
+            // search does: what the engine keeps between moves (tables made
+            // for the state's values) must not outlive them.
+            if ply % 7 == 3 {
+                let first = a[rng.gen_range(0..a.len())];
+                let made = new.apply(first);
+                assert_eq!(made, old.apply(first), "{at}: looking at {first:?}");
+                if made.is_ok() {
+                    let (mut c, mut d) = (Vec::new(), Vec::new());
+                    let listed = new.legal_moves(&mut c);
+                    assert_eq!(listed, old.legal_moves(&mut d), "{at}: after {first:?}");
+                    assert_eq!(c, d, "{at}: moves after {first:?}");
+                    if listed.is_ok() && !c.is_empty() {
+                        let second = c[rng.gen_range(0..c.len())];
+                        let made = new.apply(second);
+                        assert_eq!(made, old.apply(second), "{at}: looking at {second:?}");
+                        assert_eq!(new.position(), old.position(), "{at}: two plies on");
+                        if made.is_ok() {
+                            assert!(new.undo() && old.undo());
+                        }
+                    }
+                    assert!(new.undo() && old.undo());
+                    assert_eq!(new.position(), old.position(), "{at}: back from looking ahead");
+                }
+            }
             let (x, y) = (new.apply(mv), old.apply(mv));
             assert_eq!(x, y, "{at}: making {mv:?}");
             if x.is_ok() && ply % 5 == 0 {
@@ -160,6 +185,53 @@ fn functions_of_a_site() {
         })
         .expect("some game asks next-over(last) at the end of a row");
     assert!(message.contains("has no member 5"), "{message}");
+}
+
+/// A relay whose laps change the state its skips read: sown along tables
+/// made for the state's values (and kept while its version stands), it
+/// must play as when the skip is asked at each counter, looking ahead and
+/// taking back included (the reference executor has no relays).
+#[test]
+fn tables_kept_for_the_state_follow_its_changes() {
+    for k in ["2", "4", "6"] {
+        let kept = compile("tests/engine/relay-skips.mancala", &[], &[("k", k)]);
+        let asked = compile("tests/engine/relay-skips.mancala", &[], &[("k", k), ("tabulated", "false")]);
+        let mut plies = 0;
+        for seed in 0..60 {
+            let mut a = Engine::with_seed(kept.clone(), seed).unwrap();
+            let mut b = Engine::with_seed(asked.clone(), seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let (mut ma, mut mb) = (Vec::new(), Vec::new());
+            for ply in 0..200 {
+                let at = format!("k {k} seed {seed} ply {ply}");
+                assert_eq!(a.position(), b.position(), "{at}: positions differ");
+                assert_eq!(a.legal_moves(&mut ma), b.legal_moves(&mut mb), "{at}: listing");
+                assert_eq!(ma, mb, "{at}: moves differ");
+                if ma.is_empty() {
+                    break;
+                }
+                // Two plies looked at and taken back, then one made.
+                for _ in 0..2 {
+                    let mv = ma[rng.gen_range(0..ma.len())];
+                    assert_eq!(a.apply(mv), b.apply(mv), "{at}: looking at {mv:?}");
+                    assert_eq!(a.position(), b.position(), "{at}: after {mv:?}");
+                    assert_eq!(a.legal_moves(&mut ma), b.legal_moves(&mut mb), "{at}: listing after {mv:?}");
+                    if !ma.is_empty() {
+                        let second = ma[rng.gen_range(0..ma.len())];
+                        assert_eq!(a.apply(second), b.apply(second), "{at}: looking at {second:?}");
+                        assert_eq!(a.position(), b.position(), "{at}: after {second:?}");
+                        assert!(a.undo() && b.undo());
+                    }
+                    assert!(a.undo() && b.undo());
+                    assert_eq!(a.legal_moves(&mut ma), b.legal_moves(&mut mb), "{at}: back");
+                }
+                let mv = ma[rng.gen_range(0..ma.len())];
+                assert_eq!(a.apply(mv), b.apply(mv), "{at}: making {mv:?}");
+                plies += 1;
+            }
+        }
+        assert!(plies > 100, "k {k}: only {plies} plies");
+    }
 }
 
 #[test]

@@ -254,6 +254,7 @@ impl Engine {
                     e.vm.pos.vars[offset + i] = site.owner.map_or(Value::None, Value::Player);
                 }
             }
+            e.vm.vars_changed();
         }
         program::run(&e.prog.setup, &e.prog, &mut e.vm).map_err(Fault::halt)?;
         // `start P` in the setup: P begins.
@@ -298,6 +299,7 @@ impl Engine {
         }
         self.vm.push_undo();
         self.vm.pos = pos;
+        self.vm.vars_changed();
         Ok(())
     }
 

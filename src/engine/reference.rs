@@ -1068,7 +1068,11 @@ impl RefEngine {
 
     fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
         match &s.kind {
-            StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips, .. } => {
+            StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips, start, relay, each, lap } => {
+                // Later constructs: refused, never run as a plain sowing.
+                if start.is_some() || relay.is_some() || !each.is_empty() || !lap.is_empty() {
+                    return Err(Fault::error("not in the reference".into()));
+                }
                 let src = self.eval(source, f)?.site()?;
                 let t = self.eval(track, f)?.track()?;
                 self.read(src);

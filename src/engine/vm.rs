@@ -135,6 +135,19 @@ pub(crate) struct Vm {
     undo_counts: Vec<i32>,
     undo_vars: Vec<Value>,
     undo_turns: Vec<Turn>,
+    /// The version of the state variables (see [`vars_changed`](Self::vars_changed))
+    /// when each saved position was saved.
+    undo_versions: Vec<u64>,
+    /// Which values the state variables hold: a number handed out anew at
+    /// each change, and given back by an undo, so that equal versions mean
+    /// equal values (what a sowing table made for the state's values asks).
+    pub vars_version: u64,
+    versions: u64,
+    /// Whether anything may hold `vars_version` (the undo stack, a table
+    /// made for the state): only then must a change hand out a new one, so
+    /// that the many changes of one move (`each` sets a hand's count at
+    /// every counter) cost one.
+    pub vars_claimed: bool,
     /// A fingerprint of each saved position, made when `repetitions` first
     /// compares it, so that most comparisons are one number (only the rules
     /// that read `repetitions` pay for it); and how many of those prints
@@ -190,6 +203,8 @@ pub(crate) struct SowTable {
 #[derive(Clone, Default)]
 pub(crate) struct KeptTable {
     pub key: Vec<Value>,
+    /// The state's version when `key` was last found to be its values.
+    pub version: u64,
     pub made: bool,
     pub failed: bool,
     pub tab: SowTable,
@@ -238,6 +253,10 @@ impl Clone for Vm {
             undo_counts: self.undo_counts.clone(),
             undo_vars: self.undo_vars.clone(),
             undo_turns: self.undo_turns.clone(),
+            undo_versions: self.undo_versions.clone(),
+            vars_version: self.vars_version,
+            versions: self.versions,
+            vars_claimed: true,
             undo_prints: self.undo_prints.clone(),
             seen: self.seen.clone(),
             scratch: vec![],
@@ -270,6 +289,10 @@ impl Vm {
             undo_counts: Vec::with_capacity(n * 256),
             undo_vars: Vec::with_capacity(state_slots * 256),
             undo_turns: Vec::with_capacity(256),
+            undo_versions: Vec::with_capacity(256),
+            vars_version: 0,
+            versions: 0,
+            vars_claimed: true,
             undo_prints: Vec::new(),
             seen: Vec::new(),
             scratch: vec![],
@@ -351,6 +374,20 @@ impl Vm {
         self.undo_counts.extend_from_slice(&self.pos.counts);
         self.undo_vars.extend_from_slice(&self.pos.vars);
         self.undo_turns.push(self.pos.turn);
+        self.undo_versions.push(self.vars_version);
+        self.vars_claimed = true;
+    }
+
+    /// To be called whenever a state variable may have changed: the state
+    /// gets a version no other values have had, unless nothing holds the
+    /// one it has.
+    #[inline]
+    pub(crate) fn vars_changed(&mut self) {
+        if self.vars_claimed {
+            self.versions += 1;
+            self.vars_version = self.versions;
+            self.vars_claimed = false;
+        }
     }
 
     /// Unmakes the last move made. Returns false when there is none.
@@ -367,6 +404,8 @@ impl Vm {
         let at = self.undo_vars.len() - v;
         self.pos.vars.copy_from_slice(&self.undo_vars[at..]);
         self.undo_vars.truncate(at);
+        self.vars_version = self.undo_versions.pop().unwrap_or(0);
+        self.vars_claimed = true;
         self.pos.turn = t;
         true
     }
@@ -434,6 +473,10 @@ impl Vm {
         self.undo_counts[at..].swap_with_slice(&mut self.pos.counts);
         let at = self.undo_vars.len() - v;
         self.undo_vars[at..].swap_with_slice(&mut self.pos.vars);
+        if let Some(saved) = self.undo_versions.last_mut() {
+            std::mem::swap(saved, &mut self.vars_version);
+        }
+        self.vars_claimed = true;
         true
     }
 

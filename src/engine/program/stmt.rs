@@ -365,6 +365,7 @@ impl Lower<'_> {
                 match site {
                     None => Box::new(move |p, vm| {
                         vm.pos.vars[offset] = dec(ty, value.get(p, vm)?);
+                        vm.vars_changed();
                         Ok(())
                     }),
                     Some(x) => {
@@ -374,6 +375,7 @@ impl Lower<'_> {
                             let s = x.site(p, vm)?;
                             check(p, s)?;
                             vm.pos.vars[offset + s as usize] = dec(ty, value.get(p, vm)?);
+                            vm.vars_changed();
                             Ok(())
                         })
                     }
@@ -392,6 +394,9 @@ impl Lower<'_> {
                     }
                     for &offset in &per_site {
                         vm.pos.vars.swap(offset + a, offset + b);
+                    }
+                    if !per_site.is_empty() {
+                        vm.vars_changed();
                     }
                     Ok(())
                 })
@@ -572,7 +577,9 @@ impl Sow {
             vm.kept.resize_with(p.sow_tables.len(), KeptTable::default);
         }
         let mut kept = std::mem::take(&mut vm.kept[at]);
-        if !(kept.made && same_state(&kept.key, ranges, &vm.pos.vars)) {
+        // The same version of the state: the same values, not compared.
+        let version = vm.vars_version;
+        if !(kept.made && (kept.version == version || same_state(&kept.key, ranges, &vm.pos.vars))) {
             kept.key.clear();
             for &(a, l) in ranges {
                 kept.key.extend_from_slice(&vm.pos.vars[a..a + l]);
@@ -606,6 +613,8 @@ impl Sow {
                 kept.tab.link(track.cyclic);
             }
         }
+        kept.version = version;
+        vm.vars_claimed = true;
         if kept.failed {
             vm.kept[at] = kept;
             return None;
