@@ -447,11 +447,12 @@ impl Lower<'_> {
         let fixed: Vec<Opnd> = s.fixed_skips.iter().map(|e| self.opnd(e)).collect();
         // One clause `it == x`, with `x` the same all lap long: its site is
         // found once a lap (not with `each`, whose statements may change `x`).
-        let except_at = match s.each.is_empty() {
-            true => s.skips.iter().position(|e| self.g.skipped_site(e, s.it).is_some()),
+        let found = match s.each.is_empty() {
+            true => s.skips.iter().enumerate().find_map(|(k, e)| self.g.skipped_site(e, s.it).map(|x| (k, x))),
             false => None,
         };
-        let except = except_at.and_then(|k| self.g.skipped_site(&s.skips[k], s.it)).map(|x| self.opnd(x));
+        let except_at = found.map(|(k, _)| k);
+        let except = found.map(|(_, x)| self.opnd(x));
         let others: Vec<&Expr> =
             s.skips.iter().enumerate().filter(|&(k, _)| Some(k) != except_at).map(|(_, e)| e).collect();
         let dynamic: Vec<Opnd> = others.iter().map(|e| self.opnd(e)).collect();
