@@ -311,7 +311,7 @@ fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> 
     let phase = vm.pos.turn.phase;
     let mut defs = p.moves.iter().enumerate().filter(|(_, d)| d.phase == phase);
     let (Some((d, def)), None) = (defs.next(), defs.next()) else { return Ok(None) };
-    if !def.one_site || def.choices[0].filter.is_some() {
+    if !def.one_site || (def.choices[0].filter.is_some() && def.choices[0].waiver.is_none()) {
         return Ok(None);
     }
     // Only a set known to be fixed (a declared one, or a player's sites of a
@@ -320,6 +320,9 @@ fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> 
         return Ok(None);
     };
     vm.f = Frame::new(me);
+    if def.choices[0].filter_now(p, vm).is_some() {
+        return Ok(None);
+    }
     let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(None) };
     let sites = &p.game.sets[id as usize];
     vm.spend(sites.len() as u64)?;
@@ -350,8 +353,9 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
     let c = &def.choices[0];
     let ChoiceDomain::Set(set) = &c.domain else { unreachable!("one_site is a choice of a set") };
     let set = set.get(p, vm)?;
+    let filter = c.filter_now(p, vm);
     // The commonest case of all: a fixed set, no `where`, the moves listed.
-    if let (SetV::Fixed(id), None, Sink::List(out)) = (set, &c.filter, &mut *sink) {
+    if let (SetV::Fixed(id), None, Sink::List(out)) = (set, filter, &mut *sink) {
         let sites = &p.game.sets[id as usize];
         if ((out.len() + sites.len()) as u128) <= MAX_LISTED {
             vm.spend(sites.len() as u64)?;
@@ -378,7 +382,7 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
     }
     let mut each = |p: &Program, vm: &mut Vm, s: SiteId| -> Res<bool> {
         vm.tick()?;
-        if let Some(f) = &c.filter {
+        if let Some(f) = filter {
             vm.locals[c.slot] = s as i64;
             if f.get(p, vm)? == 0 {
                 return Ok(false);

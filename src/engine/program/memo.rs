@@ -15,7 +15,7 @@
 //! first where it was written, so `and`, `or` and `if` skip it as before,
 //! and an error comes where it came.
 
-use crate::engine::game::{Domain, Expr, Type};
+use crate::engine::game::{BinOp, Domain, Expr, Type};
 use crate::engine::vm::{Res, Vm};
 
 use super::{Fx, Lower, Program};
@@ -79,6 +79,46 @@ impl Lower<'_> {
         let o = self.opnd(e);
         self.memo_targets = before;
         o
+    }
+
+    /// What lets a choice's `where` pass every value that holds counters: the
+    /// `where` is an `and` of terms each of which is either the test that the
+    /// chosen site holds counters (`count(x) > 0`, when the move requires it
+    /// anyway: `nonempty`) or a chain of `or`s that begins with closed terms
+    /// (as above: they read nothing of the choice). While those closed terms
+    /// hold, the `where` is true of a site exactly when it holds counters, and
+    /// its other terms are never looked at (an `or` stops at its first true
+    /// term, an `and` at its first false one), so no error is missed. A rule
+    /// that a player must feed an opponent left empty is one:
+    /// `count(h) > 0 and (count(every pit of opponent(mover)) > 0 or ...)`;
+    /// its moves are then found as if there were no `where` (see
+    /// `movegen::one_site`). `None` when the `where` is not of this form.
+    pub(crate) fn waiver(&mut self, e: &Expr, nonempty: Option<u8>) -> Option<super::expr::Opnd> {
+        fn terms<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
+            match e {
+                Expr::Bin(o, a, b) if *o == op => {
+                    terms(op, a, out);
+                    terms(op, b, out);
+                }
+                _ => out.push(e),
+            }
+        }
+        let join =
+            |op: BinOp, parts: Vec<Expr>| parts.into_iter().reduce(|a, b| Expr::Bin(op, Box::new(a), Box::new(b)));
+        let mut conjuncts = Vec::new();
+        terms(BinOp::And, e, &mut conjuncts);
+        let mut parts = Vec::new();
+        for c in conjuncts {
+            if nonempty.is_some_and(|slot| is_nonempty_test(c, slot)) {
+                continue;
+            }
+            let mut alternatives = Vec::new();
+            terms(BinOp::Or, c, &mut alternatives);
+            let closed = alternatives.iter().take_while(|t| self.scan(t, &mut Vec::new()).closed()).count();
+            parts.push(join(BinOp::Or, alternatives[..closed].iter().map(|&t| t.clone()).collect())?);
+        }
+        let waiver = join(BinOp::And, parts)?;
+        Some(self.filter(&waiver))
     }
 
     fn worth(&self, e: &Expr, i: &Info) -> bool {
@@ -170,4 +210,11 @@ impl Lower<'_> {
             Ok(v)
         }))
     }
+}
+
+/// `count(x) > 0` or `count(x) != 0` of the site in local `slot`.
+fn is_nonempty_test(e: &Expr, slot: u8) -> bool {
+    matches!(e, Expr::Bin(BinOp::Gt | BinOp::Ne, x, z)
+        if matches!(&**x, Expr::Count(s, None) if matches!(**s, Expr::Local(l) if l == slot))
+            && matches!(**z, Expr::Const(crate::engine::game::Value::Int(0))))
 }

@@ -50,6 +50,9 @@ pub(crate) struct Choice {
     pub slot: usize,
     pub domain: ChoiceDomain,
     pub filter: Option<Opnd>,
+    /// The closed `or` terms that begin the `where`: while they hold, every
+    /// value passes (see `memo.rs`, [`Lower::waiver`]).
+    pub waiver: Option<Opnd>,
 }
 
 impl Choice {
@@ -57,6 +60,18 @@ impl Choice {
     #[inline]
     pub(crate) fn is_order(&self) -> bool {
         matches!(self.domain, ChoiceDomain::Arrangements(_))
+    }
+
+    /// The `where` to test each value by now: none while its waiver holds.
+    /// A waiver that fails to evaluate waives nothing: the `where` then
+    /// meets the same failure where it always did (or none, if no value is
+    /// tested).
+    #[inline]
+    pub(crate) fn filter_now(&self, p: &Program, vm: &mut Vm) -> Option<&Opnd> {
+        match (&self.filter, &self.waiver) {
+            (Some(_), Some(w)) if matches!(w.get(p, vm), Ok(v) if v != 0) => None,
+            (f, _) => f.as_ref(),
+        }
     }
 }
 
@@ -152,7 +167,7 @@ impl Program {
         let mut moves = Vec::with_capacity(game.moves.len());
         for def in &game.moves {
             let mut choices = Vec::with_capacity(def.params.len());
-            for p in &def.params {
+            for (i, p) in def.params.iter().enumerate() {
                 let (domain, ty) = match &p.domain {
                     Domain::Range(a, b) => (ChoiceDomain::Range(l.opnd(a), l.opnd(b)), Type::Int),
                     Domain::Set(s) => (ChoiceDomain::Set(l.set(s)), Type::Site),
@@ -164,7 +179,10 @@ impl Program {
                 };
                 l.slots[p.slot as usize] = ty;
                 let filter = p.filter.as_ref().map(|f| if memos { l.filter(f) } else { l.opnd(f) });
-                choices.push(Choice { slot: p.slot as usize, domain, filter });
+                // The move requires counters in this choice's site anyway.
+                let nonempty = (def.nonempty == Some(i)).then_some(p.slot);
+                let waiver = p.filter.as_ref().filter(|_| memos).and_then(|f| l.waiver(f, nonempty));
+                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver });
             }
             let body = l.block(&def.body);
             let one_site = choices.len() == 1
