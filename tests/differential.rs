@@ -223,6 +223,81 @@ fn wheres_waived_by_their_first_terms() {
     }
 }
 
+/// A move drawn at random that had to be tried first is made from what its
+/// trial left (`engine::vm::Tried`) when it is made next, from the same
+/// position and history with the same seed. Every game of the library, in
+/// every variant, and a rule file whose trials draw numbers, set state and
+/// read `repetitions` (tests/engine/trials.mancala), played by drawing moves,
+/// against an engine that never draws (so never keeps a trial): the same
+/// results, errors and positions; and between a draw and its move, now and
+/// then, another move looked at and taken back, the drawn move made and
+/// taken back first, another move made instead, or the seed changed.
+#[test]
+fn moves_made_from_their_trial_change_nothing() {
+    let mut plies = 0;
+    for file in common::library() {
+        let variants = compile(&file, &[], &[]).variants.iter().map(|v| vec![v.name.clone()]).collect::<Vec<_>>();
+        for v in std::iter::once(vec![]).chain(variants) {
+            let v: Vec<&str> = v.iter().map(String::as_str).collect();
+            plies += drawn_then_made(&file, &v, &[], 2);
+        }
+    }
+    assert!(plies > 10_000, "only {plies} plies in the library");
+    let mut plies = 0;
+    for k in ["2", "4", "6"] {
+        plies += drawn_then_made("tests/engine/trials.mancala", &[], &[("k", k)], 60);
+    }
+    assert!(plies > 1_000, "only {plies} plies of trials.mancala");
+}
+
+/// Seeded games drawn and made by one engine, each move made by another
+/// that never draws (see above); the plies made.
+fn drawn_then_made(file: &str, v: &[&str], settings: &[(&str, &str)], seeds: u64) -> usize {
+    let game = compile(file, v, settings);
+    let mut plies = 0;
+    for seed in 0..seeds {
+        let mut a = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut b = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut list = Vec::new();
+        for ply in 0..120 {
+            let at = format!("{file} {v:?} {settings:?} seed {seed} ply {ply}");
+            let Ok(Some(mut mv)) = a.sample_move(&mut rng) else { break };
+            match rng.gen_range(0..8) {
+                0 | 1 => {
+                    // Another move looked at, or the drawn one made, and taken back.
+                    b.legal_moves(&mut list).unwrap();
+                    let other = if ply % 2 == 0 { list[rng.gen_range(0..list.len())] } else { mv };
+                    let made = a.apply(other);
+                    assert_eq!(made, b.apply(other), "{at}: looking at {other:?}");
+                    assert_eq!(a.position(), b.position(), "{at}: after {other:?}");
+                    if made.is_ok() {
+                        assert!(a.undo() && b.undo());
+                    }
+                }
+                2 => {
+                    b.legal_moves(&mut list).unwrap();
+                    mv = list[rng.gen_range(0..list.len())];
+                }
+                3 => {
+                    a.set_seed(seed + 100 + ply);
+                    b.set_seed(seed + 100 + ply);
+                }
+                _ => {}
+            }
+            let made = a.apply(mv);
+            assert_eq!(made, b.apply(mv), "{at}: making {mv:?}");
+            assert_eq!(a.position(), b.position(), "{at}: after {mv:?}");
+            if made.is_err() {
+                break;
+            }
+            plies += 1;
+        }
+        assert_eq!(a.outcome(), b.outcome(), "{file} {v:?} {settings:?} seed {seed}: outcomes");
+    }
+    plies
+}
+
 /// A relay whose laps change the state its skips read: sown along tables
 /// made for the state's values (and kept while its version stands), it
 /// must play as when the skip is asked at each counter, looking ahead and

@@ -77,7 +77,7 @@ pub enum Verdict {
 
 /// A position: counters per site (per colour, `counts[site * colours +
 /// colour]`), the state variables, and whose turn it is.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Position {
     pub counts: Vec<i32>,
     pub vars: Vec<Value>,

@@ -264,7 +264,7 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
         if c.mostly_refused() {
             return draw_listed(p, vm, rng, c);
         }
-        if p.moves[mv.def as usize].needs_trial && !trial(p, vm, mv, me)? {
+        if p.moves[mv.def as usize].needs_trial && !trial_kept(p, vm, mv, me, true)? {
             c.refuse(number);
             continue;
         }
@@ -432,13 +432,27 @@ fn leaf(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, n: u128, sink: &mut 
 
 /// Whether making `mv` as `mover` succeeds (the position is restored).
 pub(crate) fn trial(p: &Program, vm: &mut Vm, mv: Move, mover: u8) -> Res<bool> {
+    trial_kept(p, vm, mv, mover, false)
+}
+
+/// As [`trial`]; with `keep`, a move that succeeds keeps what its statements
+/// made, for making it next (see [`crate::engine::vm::Tried`]; not with
+/// hooks, which might answer differently the second time).
+fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: bool) -> Res<bool> {
     let saved = vm.pos.turn.to_move;
     let frame = vm.f;
     vm.pos.turn.to_move = mover;
     let r = try_statements(p, vm, mv);
     let ok = match r {
         Ok(()) => {
+            let keep = keep && p.game.hooks.is_none() && mover == saved;
+            if keep {
+                vm.keep_tried(mv);
+            }
             vm.undo();
+            if keep {
+                vm.tried_from_here();
+            }
             true
         }
         Err(e) if e.is_illegal() => false,

@@ -16,19 +16,25 @@ pub(crate) fn bind_choices(def: &MoveProg, upto: usize, mv: &Move, vm: &mut Vm) 
 
 /// Makes a move (its frame is left in `vm.f`); on an error the position is
 /// left as it was.
+/// A move just tried while drawing it is not made again: what its
+/// statements made is taken from the trial (see [`crate::engine::vm::Tried`]).
 pub(crate) fn apply_frame(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
-    vm.push_undo();
-    match apply_inner(p, vm, mv) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            vm.undo();
-            Err(e)
-        }
+    let mover = vm.pos.turn.to_move;
+    let r = if vm.take_tried(mv) {
+        vm.replay_tried();
+        after_statements(p, vm, mover)
+    } else {
+        vm.push_undo();
+        apply_inner(p, vm, mv).and_then(|()| after_statements(p, vm, mover))
+    };
+    if r.is_err() {
+        vm.undo();
     }
+    r
 }
 
+/// A move's statements, its rules' included.
 fn apply_inner(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
-    let np = p.game.players.len() as u8;
     let mover = vm.pos.turn.to_move;
     vm.f = Frame::new(mover);
     vm.f.order = mv.order;
@@ -40,6 +46,13 @@ fn apply_inner(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
         bind_choices(def, def.choices.len(), &mv, vm);
         run(&def.body, p, vm)?;
     }
+    Ok(())
+}
+
+/// What follows a move's statements: the ply counted, whose turn is next,
+/// phase changes, `end`s and rounds.
+fn after_statements(p: &Program, vm: &mut Vm, mover: u8) -> Res<()> {
+    let np = p.game.players.len() as u8;
     vm.pos.turn.ply += 1;
     // What follows is looked at from the next ply: its draws must not
     // repeat those of the move to be made at that ply.

@@ -183,6 +183,33 @@ pub(crate) struct Vm {
     /// The sowing tables made for the state, by statement, track and mover
     /// (as `Program::sow_tables`; empty until one is made).
     pub kept: Vec<KeptTable>,
+    /// Counts the changes of the position and of the moves behind it (each
+    /// push and pop of the undo stack), so that a result kept for one
+    /// position and history ([`Tried`]) is known to be stale.
+    pub history: u64,
+    /// The move last tried while drawing a random move, and what its
+    /// statements made (see [`Tried`]).
+    pub tried: Tried,
+}
+
+/// A move drawn at random that had to be tried first (a `require`, a lap
+/// limit, a sowing off a linear track), and the position, frame and local
+/// variables its statements left: making that move next, from the same
+/// position with the same moves behind it and the same seed, takes them
+/// instead of running the statements again (`play::apply_frame`). What the
+/// statements make depends on nothing else (the work budget only stops a
+/// move, and the tried one was not stopped; rules with hooks keep nothing).
+#[derive(Clone, Default)]
+pub(crate) struct Tried {
+    pub mv: Option<Move>,
+    pub history: u64,
+    pub seed: u64,
+    pub before: Position,
+    pub after: Position,
+    pub frame: Option<Frame>,
+    pub locals: Vec<i64>,
+    pub sets: Vec<SetV>,
+    pub bank_read: bool,
 }
 
 /// Where a sowing goes from each place on a track, its skip clauses
@@ -273,6 +300,8 @@ impl Clone for Vm {
             bank_keys: self.bank_keys.clone(),
             memo: Memo::new(self.memo.val.len()),
             kept: Vec::new(),
+            history: self.history,
+            tried: Tried::default(),
         }
     }
 }
@@ -309,6 +338,8 @@ impl Vm {
             bank_keys: Vec::new(),
             memo: Memo::default(),
             kept: Vec::new(),
+            history: 0,
+            tried: Tried::default(),
         }
     }
 
@@ -371,11 +402,70 @@ impl Vm {
     }
 
     pub(crate) fn push_undo(&mut self) {
+        self.history += 1;
         self.undo_counts.extend_from_slice(&self.pos.counts);
         self.undo_vars.extend_from_slice(&self.pos.vars);
         self.undo_turns.push(self.pos.turn);
         self.undo_versions.push(self.vars_version);
         self.vars_claimed = true;
+    }
+
+    /// Keeps what the statements of `mv`, just run by a trial from the
+    /// position `before` (the undo stack's top), made of it: see [`Tried`].
+    pub(crate) fn keep_tried(&mut self, mv: Move) {
+        let t = &mut self.tried;
+        let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
+        let at = self.undo_counts.len() - n;
+        t.before.counts.clear();
+        t.before.counts.extend_from_slice(&self.undo_counts[at..]);
+        let at = self.undo_vars.len() - v;
+        t.before.vars.clear();
+        t.before.vars.extend_from_slice(&self.undo_vars[at..]);
+        t.before.turn = *self.undo_turns.last().expect("a trial pushes the position");
+        // Field by field: the buffers kept from the last trial are reused.
+        t.after.counts.clone_from(&self.pos.counts);
+        t.after.vars.clone_from(&self.pos.vars);
+        t.after.turn = self.pos.turn;
+        t.frame = Some(self.f);
+        t.locals.clone_from(&self.locals);
+        t.sets.clone_from(&self.sets);
+        t.bank_read = self.bank_read;
+        t.seed = self.seed;
+        t.mv = Some(mv);
+    }
+
+    /// Called once the trial is undone: the history it is good for.
+    pub(crate) fn tried_from_here(&mut self) {
+        self.tried.history = self.history;
+    }
+
+    /// Whether making `mv` now may take the kept result of its trial
+    /// (forgotten either way: it is good for one move).
+    pub(crate) fn take_tried(&mut self, mv: Move) -> bool {
+        let t = &mut self.tried;
+        let Some(kept) = t.mv.take() else { return false };
+        kept == mv && t.history == self.history && t.seed == self.seed && t.before == self.pos
+    }
+
+    /// Sets the position, frame and locals to those kept by the trial, the
+    /// position before pushed on the undo stack.
+    pub(crate) fn replay_tried(&mut self) {
+        self.push_undo();
+        let t = &self.tried;
+        self.pos.counts.copy_from_slice(&t.after.counts);
+        let changed = self.pos.vars != t.after.vars;
+        if changed {
+            self.pos.vars.copy_from_slice(&t.after.vars);
+        }
+        let t = &self.tried;
+        self.pos.turn = t.after.turn;
+        self.f = t.frame.expect("kept with the move");
+        self.locals.copy_from_slice(&t.locals);
+        self.sets.copy_from_slice(&t.sets);
+        self.bank_read |= t.bank_read;
+        if changed {
+            self.vars_changed();
+        }
     }
 
     /// To be called whenever a state variable may have changed: the state
@@ -395,6 +485,7 @@ impl Vm {
         let Some(t) = self.undo_turns.pop() else {
             return false;
         };
+        self.history += 1;
         self.forget_prints(self.undo_turns.len());
         let n = self.pos.counts.len();
         let at = self.undo_counts.len() - n;
@@ -467,6 +558,7 @@ impl Vm {
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
         let Some(t) = self.undo_turns.last_mut() else { return false };
         std::mem::swap(t, &mut self.pos.turn);
+        self.history += 1;
         // The saved position changes: its fingerprint is made again.
         self.forget_prints(self.undo_turns.len() - 1);
         let at = self.undo_counts.len() - n;
@@ -531,4 +623,60 @@ pub(crate) fn check_range(lo: i64, hi: i64) -> Res<()> {
         return Err(Fault::error(format!("the range {lo}..{hi} has more than {MAX_RANGE} values")));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Vm after a trial of `mv` that emptied site 0 into site 1 (the
+    /// position pushed, changed, kept, and undone, as `movegen` tries).
+    fn tried() -> (Vm, Move) {
+        let mut vm = Vm::new(3, 1, 1, 2, 7);
+        vm.pos.counts.copy_from_slice(&[1, 2, 3]);
+        let mv = Move { def: 0, args: [0; 4], order: 0 };
+        vm.push_undo();
+        vm.pos.counts[0] = 0;
+        vm.pos.counts[1] = 3;
+        vm.pos.vars[0] = Value::Int(4);
+        vm.f.last = 1;
+        vm.keep_tried(mv);
+        vm.undo();
+        vm.tried_from_here();
+        (vm, mv)
+    }
+
+    #[test]
+    fn a_kept_trial_is_made_from_once_and_taken_back_as_a_move() {
+        let (mut vm, mv) = tried();
+        assert!(vm.take_tried(mv));
+        vm.replay_tried();
+        assert_eq!((&vm.pos.counts[..], vm.pos.vars[0], vm.f.last), (&[0, 3, 3][..], Value::Int(4), 1));
+        assert!(vm.undo());
+        assert_eq!((&vm.pos.counts[..], vm.pos.vars[0]), (&[1, 2, 3][..], Value::None));
+        // Good for one move only.
+        assert!(!vm.take_tried(mv));
+    }
+
+    #[test]
+    fn a_kept_trial_is_not_made_from_after_anything_changed() {
+        let (mut vm, mv) = tried();
+        assert!(!vm.take_tried(Move { def: 1, ..mv }), "another move");
+        let (mut vm, mv) = tried();
+        vm.push_undo();
+        vm.undo();
+        assert!(!vm.take_tried(mv), "the same position, other moves behind it");
+        let (mut vm, mv) = tried();
+        vm.seed = 8;
+        assert!(!vm.take_tried(mv), "another seed");
+        let (mut vm, mv) = tried();
+        vm.pos.vars[0] = Value::Int(1);
+        assert!(!vm.take_tried(mv), "other state");
+        let (mut vm, mv) = tried();
+        vm.pos.turn.ply = 9;
+        assert!(!vm.take_tried(mv), "another ply");
+        let (mut vm, mv) = tried();
+        vm.pos.counts[2] = 0;
+        assert!(!vm.take_tried(mv), "other counts");
+    }
 }
