@@ -102,7 +102,10 @@ pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> 
         }
         vm.f = Frame::new(pl);
         let mut mv = Move { def: d as u16, args: [0; 4], order: 0 };
-        r = if def.one_site { one_site(p, vm, def, mv, sink) } else { enumerate(p, vm, def, 0, &mut mv, sink) };
+        // Candidates are not tried as they are found: a move that must be
+        // tried is found as one that need not.
+        let single = def.one_site || (def.one_site_candidates && matches!(sink, Sink::Candidates(_)));
+        r = if single { one_site(p, vm, def, mv, sink) } else { enumerate(p, vm, def, 0, &mut mv, sink) };
         if r.is_err() || sink.done() {
             break;
         }

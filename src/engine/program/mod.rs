@@ -85,6 +85,9 @@ pub(crate) struct MoveProg {
     /// One choice, of a site from a set, and no trial: enumerated by a
     /// plain loop (see `movegen::one_site`).
     pub one_site: bool,
+    /// One choice, of a site from a set, with or without a trial: its
+    /// candidates (tried only when drawn) are found by that loop too.
+    pub one_site_candidates: bool,
 }
 
 /// An `end`: its condition, who wins or loses (`winner P`: true), its statements.
@@ -185,12 +188,12 @@ impl Program {
                 choices.push(Choice { slot: p.slot as usize, domain, filter, waiver });
             }
             let body = l.block(&def.body);
-            let one_site = choices.len() == 1
+            let one_site_candidates = choices.len() == 1
                 && matches!(choices[0].domain, ChoiceDomain::Set(_))
-                && !def.needs_trial
                 && def.nonempty.is_none_or(|k| k == 0);
             moves.push(MoveProg {
-                one_site,
+                one_site: one_site_candidates && !def.needs_trial,
+                one_site_candidates,
                 phase: def.phase,
                 choices,
                 body,
