@@ -246,6 +246,9 @@ fn moves_made_from_their_trial_change_nothing() {
     let mut plies = 0;
     for k in ["2", "4", "6"] {
         plies += drawn_then_made("tests/engine/trials.mancala", &[], &[("k", k)], 60);
+        // The same rules against the reference executor, whose draws try
+        // and refuse candidates the same way.
+        agree("tests/engine/trials.mancala", &[], &[("k", k)], 60, 300);
     }
     assert!(plies > 1_000, "only {plies} plies of trials.mancala");
 }

@@ -441,10 +441,15 @@ impl Vm {
 
     /// Whether making `mv` now may take the kept result of its trial
     /// (forgotten either way: it is good for one move).
+    #[inline(always)]
     pub(crate) fn take_tried(&mut self, mv: Move) -> bool {
+        self.tried.mv.is_some() && self.take_kept(mv)
+    }
+
+    fn take_kept(&mut self, mv: Move) -> bool {
         let t = &mut self.tried;
-        let Some(kept) = t.mv.take() else { return false };
-        kept == mv && t.history == self.history && t.seed == self.seed && t.before == self.pos
+        let kept = t.mv.take();
+        kept == Some(mv) && t.history == self.history && t.seed == self.seed && t.before == self.pos
     }
 
     /// Sets the position, frame and locals to those kept by the trial, the

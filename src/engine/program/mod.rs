@@ -66,11 +66,18 @@ impl Choice {
     /// A waiver that fails to evaluate waives nothing: the `where` then
     /// meets the same failure where it always did (or none, if no value is
     /// tested).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn filter_now(&self, p: &Program, vm: &mut Vm) -> Option<&Opnd> {
-        match (&self.filter, &self.waiver) {
-            (Some(_), Some(w)) if matches!(w.get(p, vm), Ok(v) if v != 0) => None,
-            (f, _) => f.as_ref(),
+        match &self.waiver {
+            None => self.filter.as_ref(),
+            Some(w) => self.waived(w, p, vm),
+        }
+    }
+
+    fn waived(&self, w: &Opnd, p: &Program, vm: &mut Vm) -> Option<&Opnd> {
+        match w.get(p, vm) {
+            Ok(v) if v != 0 => None,
+            _ => self.filter.as_ref(),
         }
     }
 }
