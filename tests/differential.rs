@@ -253,6 +253,39 @@ fn moves_made_from_their_trial_change_nothing() {
     assert!(plies > 1_000, "only {plies} plies of trials.mancala");
 }
 
+/// Banks set between the draw of a move that must be tried and its making:
+/// whether the move read them is what the solver asks, and a move made from
+/// its trial (made before the banks were set) must answer as one made anew.
+#[test]
+fn banks_set_between_a_draw_and_its_move() {
+    let game = compile("tests/engine/trials.mancala", &[], &[("k", "4")]);
+    let stores: Vec<_> = ["A", "B"]
+        .iter()
+        .map(|n| game.sites.iter().position(|s| s.name == *n).expect("a store") as mancala::engine::game::SiteId)
+        .collect();
+    let (mut read, mut plies) = (0, 0);
+    for seed in 0..20 {
+        let mut a = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut b = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for ply in 0..60 {
+            a.set_banks(&[]);
+            let Ok(Some(mv)) = a.sample_move(&mut rng) else { break };
+            a.set_banks(&stores);
+            b.set_banks(&stores);
+            let made = a.apply(mv);
+            assert_eq!(made, b.apply(mv), "seed {seed} ply {ply}");
+            assert_eq!(a.bank_read(), b.bank_read(), "seed {seed} ply {ply}: {mv:?} read the stores?");
+            read += a.bank_read() as usize;
+            if made.is_err() {
+                break;
+            }
+            plies += 1;
+        }
+    }
+    assert!(read > 20 && read < plies, "{read} of {plies} moves read the stores");
+}
+
 /// Seeded games drawn and made by one engine, each move made by another
 /// that never draws (see above); the plies made.
 fn drawn_then_made(file: &str, v: &[&str], settings: &[(&str, &str)], seeds: u64) -> usize {

@@ -337,6 +337,8 @@ impl Engine {
         }
         self.vm.bank_keys = keys_without(&self.prog.hash_keys, &self.vm.banks, self.game.colours);
         self.vm.bank_read = false;
+        // A move kept from its trial read the banks as they were then.
+        self.vm.tried.mv = None;
     }
 
     /// Whether the rules have read a bank's count since

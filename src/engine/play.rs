@@ -15,9 +15,9 @@ pub(crate) fn bind_choices(def: &MoveProg, upto: usize, mv: &Move, vm: &mut Vm) 
 }
 
 /// Makes a move (its frame is left in `vm.f`); on an error the position is
-/// left as it was.
-/// A move just tried while drawing it is not made again: what its
-/// statements made is taken from the trial (see [`crate::engine::vm::Tried`]).
+/// left as it was. A move just tried while drawing it is not made again:
+/// what its statements made is taken from the trial (see
+/// [`crate::engine::vm::Tried`]).
 pub(crate) fn apply_frame(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
     let mover = vm.pos.turn.to_move;
     let r = if vm.take_tried(mv) {
