@@ -256,13 +256,23 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
         return Ok(None);
     }
     let me = vm.pos.turn.to_move;
+    let mut first = None;
     if p.avoids.is_empty()
-        && let Some(mv) = draw_one_site(p, vm, rng, me)?
+        && let Some((mv, number)) = draw_one_site(p, vm, rng, me)?
     {
-        return Ok(Some(mv));
+        if !p.moves[mv.def as usize].needs_trial || trial_kept(p, vm, mv, me, true)? {
+            return Ok(Some(mv));
+        }
+        first = Some((mv, number));
     }
     raw(p, vm, me, &mut Sink::Candidates(&mut c.groups))?;
     c.counted();
+    // A first candidate drawn without the list and refused: the draws go
+    // on from the list as if it had been drawn from it (the same number).
+    if let Some((mv, number)) = first {
+        debug_assert_eq!(c.groups.get(number), Some(&(mv, 1)), "the list's candidate of that number");
+        c.refuse(number as u128);
+    }
     while let Some((mv, number)) = c.draw(rng) {
         if c.mostly_refused() {
             return draw_listed(p, vm, rng, c);
@@ -307,14 +317,16 @@ fn draw_listed(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candi
 
 /// The commonest shape of all, drawn without listing: the phase has one
 /// kind of move, which chooses a site of a fixed set that holds counters
-/// (no other test, nothing to try). The k-th such site is the move a list
-/// would give for the same number drawn. `None` when the shape is not this
-/// one, or no site holds counters (the general path then decides).
-fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> Res<Option<Move>> {
+/// (no other test, or one waived). The k-th such site is the candidate a
+/// list of them would give for the same number drawn: the move and k (a
+/// move that must be tried is tried by the caller). `None` when the shape
+/// is not this one, or no site holds counters (the general path then
+/// decides).
+fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> Res<Option<(Move, usize)>> {
     let phase = vm.pos.turn.phase;
     let mut defs = p.moves.iter().enumerate().filter(|(_, d)| d.phase == phase);
     let (Some((d, def)), None) = (defs.next(), defs.next()) else { return Ok(None) };
-    if !def.one_site || (def.choices[0].filter.is_some() && def.choices[0].waiver.is_none()) {
+    if !def.one_site_candidates || (def.choices[0].filter.is_some() && def.choices[0].waiver.is_none()) {
         return Ok(None);
     }
     // Only a set known to be fixed (a declared one, or a player's sites of a
@@ -347,7 +359,7 @@ fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> 
     let k = rng.gen_range(0..n as u64) as usize;
     let site =
         if nonempty { sites.iter().copied().filter(|&s| vm.count(s) != 0).nth(k) } else { sites.get(k).copied() };
-    Ok(site.map(|s| Move { def: d as u16, args: [s as i32, 0, 0, 0], order: 0 }))
+    Ok(site.map(|s| (Move { def: d as u16, args: [s as i32, 0, 0, 0], order: 0 }, k)))
 }
 
 /// The moves of a declaration that chooses one site and needs no trial (most
