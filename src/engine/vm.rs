@@ -204,6 +204,8 @@ pub(crate) struct Tried {
     pub mv: Option<Move>,
     pub history: u64,
     pub seed: u64,
+    /// Compared whole as well as the history: `settle` runs an `end`'s
+    /// statements on the position without pushing it.
     pub before: Position,
     pub after: Position,
     pub frame: Option<Frame>,
@@ -462,7 +464,6 @@ impl Vm {
         if changed {
             self.pos.vars.copy_from_slice(&t.after.vars);
         }
-        let t = &self.tried;
         self.pos.turn = t.after.turn;
         self.f = t.frame.expect("kept with the move");
         self.locals.copy_from_slice(&t.locals);
