@@ -152,7 +152,9 @@ pub(crate) fn legal_moves(p: &Program, vm: &mut Vm, out: &mut Vec<Move>) -> Res<
         return Ok(());
     }
     let me = vm.pos.turn.to_move;
-    raw(p, vm, me, &mut Sink::List(out))?;
+    if !list_only_move(p, vm, me, out)? {
+        raw(p, vm, me, &mut Sink::List(out))?;
+    }
     if out.is_empty() {
         if must_pass(p, vm, me)? {
             out.push(Move::PASS);
@@ -323,9 +325,8 @@ fn draw_listed(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candi
 /// is not this one, or no site holds counters (the general path then
 /// decides).
 fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> Res<Option<(Move, usize)>> {
-    let phase = vm.pos.turn.phase;
-    let mut defs = p.moves.iter().enumerate().filter(|(_, d)| d.phase == phase);
-    let (Some((d, def)), None) = (defs.next(), defs.next()) else { return Ok(None) };
+    let Some(&Some(d)) = p.only_move.get(vm.pos.turn.phase as usize) else { return Ok(None) };
+    let (d, def) = (d as usize, &p.moves[d as usize]);
     if !def.one_site_candidates || (def.choices[0].filter.is_some() && def.choices[0].waiver.is_none()) {
         return Ok(None);
     }
@@ -370,30 +371,10 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
     let set = set.get(p, vm)?;
     let filter = c.filter_now(p, vm);
     // The commonest case of all: a fixed set, no `where`, the moves listed.
-    if let (SetV::Fixed(id), None, Sink::List(out)) = (set, filter, &mut *sink) {
-        let sites = &p.game.sets[id as usize];
-        if ((out.len() + sites.len()) as u128) <= MAX_LISTED {
-            vm.spend(sites.len() as u64)?;
-            if def.nonempty.is_none() {
-                out.extend(sites.iter().map(|&s| Move { def: mv.def, args: [s as i32, 0, 0, 0], order: 0 }));
-                return Ok(());
-            }
-            if !vm.banks.is_empty() {
-                for &s in sites {
-                    vm.read(s);
-                }
-            }
-            // Every site written, the empty ones then written over: no
-            // branch on the counts, which a random game cannot predict.
-            let mut n = out.len();
-            out.resize(n + sites.len(), Move::PASS);
-            for &s in sites {
-                out[n] = Move { def: mv.def, args: [s as i32, 0, 0, 0], order: 0 };
-                n += (vm.count(s) != 0) as usize;
-            }
-            out.truncate(n);
-            return Ok(());
-        }
+    if let (SetV::Fixed(id), None, Sink::List(out)) = (set, filter, &mut *sink)
+        && list_sites(p, vm, def, mv.def, id, out)?
+    {
+        return Ok(());
     }
     let mut each = |p: &Program, vm: &mut Vm, s: SiteId| -> Res<bool> {
         vm.tick()?;
@@ -413,6 +394,61 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
         Ok(sink.done())
     };
     for_each_site(p, vm, set, &mut each)
+}
+
+/// Lists the moves of declaration `d`, which chooses a site of the fixed
+/// set `id` with no `where` (those that hold counters, if the move needs
+/// them); false if they would be too many to list.
+#[inline]
+fn list_sites(p: &Program, vm: &mut Vm, def: &MoveProg, d: u16, id: u16, out: &mut Vec<Move>) -> Res<bool> {
+    let sites = &p.game.sets[id as usize];
+    if ((out.len() + sites.len()) as u128) > MAX_LISTED {
+        return Ok(false);
+    }
+    vm.spend(sites.len() as u64)?;
+    if def.nonempty.is_none() {
+        out.extend(sites.iter().map(|&s| Move { def: d, args: [s as i32, 0, 0, 0], order: 0 }));
+        return Ok(true);
+    }
+    if !vm.banks.is_empty() {
+        for &s in sites {
+            vm.read(s);
+        }
+    }
+    // Every site written, and counted only if it holds counters: no
+    // branch on the counts, which a random game cannot predict.
+    let counts = &vm.pos.counts;
+    let colours = vm.colours;
+    out.reserve(sites.len());
+    let spare = out.spare_capacity_mut();
+    let mut n = 0;
+    for &s in sites {
+        spare[n].write(Move { def: d, args: [s as i32, 0, 0, 0], order: 0 });
+        let held = match colours {
+            1 => counts[s as usize],
+            k => counts[s as usize * k..(s as usize + 1) * k].iter().sum(),
+        };
+        n += (held != 0) as usize;
+    }
+    // SAFETY: the first `n` places past the length were written just above.
+    unsafe { out.set_len(out.len() + n) };
+    Ok(true)
+}
+
+/// The legal moves of the phase's only move declaration, when it chooses a
+/// site of a fixed set with no `where` and needs no trial, listed without
+/// the general search: false when the phase's moves are not of that shape.
+fn list_only_move(p: &Program, vm: &mut Vm, me: u8, out: &mut Vec<Move>) -> Res<bool> {
+    let Some(Some(d)) = p.only_move.get(vm.pos.turn.phase as usize) else { return Ok(false) };
+    let def = &p.moves[*d as usize];
+    // A move of one choice (`one_site`), of a site of a set known to be fixed.
+    let (true, Some(c)) = (def.one_site, def.choices.first()) else { return Ok(false) };
+    let (None, ChoiceDomain::Set(set @ (SetOpnd::Fixed(_) | SetOpnd::OfPlayer(..)))) = (&c.filter, &c.domain) else {
+        return Ok(false);
+    };
+    vm.f = Frame::new(me);
+    let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(false) };
+    list_sites(p, vm, def, *d, id, out)
 }
 
 /// Offers the move `mv` (all choices made) if it is legal: checked by its

@@ -57,7 +57,12 @@ fn after_statements(p: &Program, vm: &mut Vm, mover: u8) -> Res<()> {
     // What follows is looked at from the next ply: its draws must not
     // repeat those of the move to be made at that ply.
     vm.draws = AFTER_DRAWS;
-    vm.f.next = if vm.f.again { mover } else { (mover + 1) % np };
+    // The seat after the mover's (no division: this runs at every move).
+    vm.f.next = match vm.f.again {
+        true => mover,
+        false if mover + 1 >= np => 0,
+        false => mover + 1,
+    };
     // The position after the move, whose turn and phase included, is what
     // `end` conditions look at (`repetitions` compares all of it).
     vm.pos.turn.to_move = vm.f.next;

@@ -108,6 +108,8 @@ pub struct Program {
     pub(crate) game: Arc<Game>,
     pub(crate) setup: Block,
     pub(crate) moves: Vec<MoveProg>,
+    /// Each phase's move declaration, when it is the phase's only one.
+    pub(crate) only_move: Vec<Option<u16>>,
     pub(crate) avoids: Vec<Opnd>,
     pub(crate) ends: Vec<EndProg>,
     pub(crate) rounds: Vec<EndProg>,
@@ -241,12 +243,22 @@ impl Program {
                 bits
             })
             .collect();
+        let only_move = (0..game.phases.len().max(1))
+            .map(|ph| {
+                let mut defs = moves.iter().enumerate().filter(|(_, m)| m.phase as usize == ph);
+                match (defs.next(), defs.next()) {
+                    (Some((d, _)), None) => Some(d as u16),
+                    _ => None,
+                }
+            })
+            .collect();
         let sow_tables = (0..l.sow_cells).map(|_| OnceLock::new()).collect();
         let owners = game.sites.iter().map(|s| s.owner.map_or(super::vm::NONE, |o| o as i64)).collect();
         let kinds = game.sites.iter().map(|s| s.kind.index() as u8).collect();
         Program {
             setup,
             moves,
+            only_move,
             avoids,
             ends,
             rounds,
