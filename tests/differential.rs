@@ -187,6 +187,44 @@ fn functions_of_a_site() {
     assert!(message.contains("has no member 5"), "{message}");
 }
 
+/// Comparisons whose operands the executor reads in place, by their
+/// shapes, against the reference executor; with `faulty`, an operand is
+/// sometimes `none` and `last` sometimes read before any sowing: both
+/// executors must go wrong at the same moves, with the same messages.
+#[test]
+fn comparisons_of_every_shape() {
+    let file = "tests/engine/shapes.mancala";
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 100, 300);
+        agree(file, &[], &[("k", k), ("faulty", "true")], 100, 300);
+    }
+    // The faults happen, part way through games, with their messages.
+    let game = compile(file, &[], &[("faulty", "true")]);
+    let mut messages = Vec::new();
+    for seed in 0..200u64 {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        loop {
+            match e.sample_move(&mut rng).and_then(|mv| mv.map_or(Ok(false), |mv| e.apply(mv).map(|_| true))) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(h) => {
+                    messages.push(format!("ply {}: {h:?}", e.position().turn.ply));
+                    break;
+                }
+            }
+        }
+    }
+    let wants = ["expected a site, but there is none here", "expected a player", "`last` is used before any sowing"];
+    for want in wants {
+        assert!(
+            messages.iter().any(|m| m.contains(want)),
+            "no game met `{want}`: {:?}",
+            &messages[..messages.len().min(9)]
+        );
+    }
+}
+
 /// `where`s that begin with terms reading nothing of the choice: the
 /// executor asks those once for all the sites and, while they hold, lists
 /// the moves as if there were no `where`; the reference executor asks the

@@ -3,6 +3,7 @@
 //! `last`) are read in place ([`Opnd`]) rather than called; everything the
 //! compiler resolved to an index is looked up in a table made here, once.
 
+use super::shapes::{Cond, Finish, ToFx};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
 use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Type, Value};
@@ -164,7 +165,7 @@ fn count_fixed(p: &Program, vm: &mut Vm, id: u16) -> i64 {
 }
 
 #[inline(always)]
-fn last(vm: &Vm) -> Res<i64> {
+pub(crate) fn last(vm: &Vm) -> Res<i64> {
     if vm.f.last == NO_SITE {
         return Err(Fault::error("`last` is used before any sowing of this move".into()));
     }
@@ -676,6 +677,39 @@ impl Lower<'_> {
         }
     }
 
+    /// A condition, lowered (its operands now, in order): a comparison
+    /// whose operands are shaped when it is finished, or any other value.
+    pub(crate) fn cond(&mut self, e: &Expr) -> Cond {
+        let inner = match e {
+            Expr::Spanned(_, x) => &**x,
+            x => x,
+        };
+        let equality = |op: &BinOp| matches!(op, BinOp::Eq | BinOp::Ne);
+        let order = |op: &BinOp| matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+        if let Expr::Bin(op, a, b) = inner
+            && self.memo_targets.is_empty()
+            && match self.ty(a) {
+                Type::Set => false,
+                Type::Site => equality(op),
+                _ => equality(op) || order(op),
+            }
+        {
+            if let Some(f) = self.site_table(e) {
+                return Cond::Other(Opnd::Dyn(f));
+            }
+            let (x, y) = (self.opnd(a), self.opnd(b));
+            if let Ok(c) = Cond::comparison(*op, x, y) {
+                return c;
+            }
+        }
+        Cond::Other(self.opnd(e))
+    }
+
+    /// What `f` makes of a lowered condition.
+    pub(crate) fn finish<F: Finish>(&self, c: Cond, f: F) -> F::Out {
+        c.finish(self.g.colours == 1, &self.g.sets, f)
+    }
+
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Option<Span>) -> Fx {
         if matches!(op, BinOp::Eq | BinOp::Ne) && self.ty(a) == Type::Set {
             let (x, y) = (self.set(a), self.set(b));
@@ -687,6 +721,16 @@ impl Lower<'_> {
         }
         let sites = self.ty(a) == Type::Site;
         let (a, b) = (self.opnd(a), self.opnd(b));
+        // Equality of anything, and orders of numbers: by operand shapes.
+        let ordered = !matches!(op, BinOp::Eq | BinOp::Ne);
+        let (a, b) = if sites && ordered {
+            (a, b)
+        } else {
+            match Cond::comparison(op, a, b) {
+                Ok(c) => return self.finish(c, ToFx),
+                Err(ab) => ab,
+            }
+        };
         match op {
             BinOp::And | BinOp::Or => unreachable!("chains of `and` and `or` are lowered in `x`"),
             BinOp::Eq => bin!(a, b, |x, y| Ok((x == y) as i64)),

@@ -3,6 +3,7 @@
 //! `any`, `all`) over players, numbers, sets and walks.
 
 use super::expr::{Opnd, SetOpnd, too_large};
+use super::shapes::{Ev, Finish};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
 use crate::engine::game::{Domain, Expr, SiteId, Type, Value};
@@ -182,8 +183,25 @@ impl Lower<'_> {
             Domain::Range(..) => Type::Int,
             _ => Type::Site,
         };
-        let body = self.opnd(body);
         let np = self.g.players.len() as i64;
+        if let (QDomain::Players, Quant::Any | Quant::All) = (&domain, q) {
+            let body = self.cond(body);
+            return match q {
+                Quant::All => self.finish(body, AnyPlayer::<true> { np, slot }),
+                _ => self.finish(body, AnyPlayer::<false> { np, slot }),
+            };
+        }
+        let body = self.opnd(body);
+        match (domain, q) {
+            (QDomain::Set(s), Quant::Any) => any_site::<false>(s, slot, body),
+            (QDomain::Set(s), Quant::All) => any_site::<true>(s, slot, body),
+            (domain, q) => self.quant_any(q, slot, domain, body, np, span),
+        }
+    }
+
+    /// A quantifier of any domain: `sum`, and what `AnyPlayer` and
+    /// `any_site` do not make.
+    fn quant_any(&mut self, q: Quant, slot: usize, domain: QDomain, body: Opnd, np: i64, span: Option<Span>) -> Fx {
         match domain {
             QDomain::Players => Box::new(move |p, vm| {
                 let (mut acc, mut stopped) = (0, false);
@@ -344,6 +362,46 @@ fn quant_step(q: Quant, r: i64, acc: &mut i64) -> Result<bool, ()> {
         }
         Quant::Any => r != 0,
         Quant::All => r == 0,
+    })
+}
+
+/// `any(v in players: body)`, or `all` with `ALL`: stops at the first
+/// player for whom the body holds (fails), as [`quant_step`] does. The
+/// body is a condition of a known shape.
+struct AnyPlayer<const ALL: bool> {
+    np: i64,
+    slot: usize,
+}
+
+impl<const ALL: bool> Finish for AnyPlayer<ALL> {
+    type Out = Fx;
+    fn finish<C: Ev>(self, body: C) -> Fx {
+        let AnyPlayer { np, slot } = self;
+        Box::new(move |p, vm| {
+            for v in 0..np {
+                vm.tick()?;
+                vm.locals[slot] = v;
+                if (body.ev(p, vm)? != 0) != ALL {
+                    return Ok(!ALL as i64);
+                }
+            }
+            Ok(ALL as i64)
+        })
+    }
+}
+
+/// `any(v in SET: body)`, or `all` with `ALL`, as [`AnyPlayer`].
+fn any_site<const ALL: bool>(set: SetOpnd, slot: usize, body: Opnd) -> Fx {
+    Box::new(move |p, vm| {
+        let set = set.get(p, vm)?;
+        let mut stopped = false;
+        for_each_site(p, vm, set, |p, vm, s| {
+            vm.tick()?;
+            vm.locals[slot] = s as i64;
+            stopped = (body.get(p, vm)? != 0) != ALL;
+            Ok(stopped)
+        })?;
+        Ok((stopped != ALL) as i64)
     })
 }
 

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use super::expr::{Opnd, dec};
 use super::sets::for_each_site;
+use super::shapes::{Cond, Ev, Finish, ToOpnd};
 use super::{Block, Fst, Lower, Program, run};
 use crate::engine::arrange;
 use crate::engine::game::Track;
@@ -272,13 +273,15 @@ impl Lower<'_> {
                 })
             }
             StmtKind::If { branches, otherwise } => {
-                let branches: Vec<(Opnd, Block)> =
-                    branches.iter().map(|(c, then)| (self.opnd(c), self.block(then))).collect();
+                let branches: Vec<(Cond, Block)> =
+                    branches.iter().map(|(c, then)| (self.cond(c), self.block(then))).collect();
                 let otherwise = self.block(otherwise);
                 if branches.len() == 1 && otherwise.is_empty() {
                     let (c, then) = branches.into_iter().next().expect("one branch");
-                    return Box::new(move |p, vm| if c.get(p, vm)? != 0 { run(&then, p, vm) } else { Ok(()) });
+                    return self.finish(c, IfThen(then));
                 }
+                let branches: Vec<(Opnd, Block)> =
+                    branches.into_iter().map(|(c, then)| (self.finish(c, ToOpnd), then)).collect();
                 Box::new(move |p, vm| {
                     for (c, then) in &branches {
                         if c.get(p, vm)? != 0 {
@@ -512,6 +515,16 @@ impl Lower<'_> {
                 vm.tick()?;
             }
         })
+    }
+}
+
+/// `if c { then }`, its condition of a known shape.
+struct IfThen(Block);
+impl Finish for IfThen {
+    type Out = Fst;
+    fn finish<C: Ev>(self, c: C) -> Fst {
+        let then = self.0;
+        Box::new(move |p, vm| if c.ev(p, vm)? != 0 { run(&then, p, vm) } else { Ok(()) })
     }
 }
 

@@ -1,0 +1,298 @@
+//! Comparisons specialised by the shapes of their operands. A comparison
+//! of two [`Opnd`]s matches on each operand's shape every time it runs:
+//! two jumps through a table per operand, a third of a comparison's work.
+//! Lowered here, the commonest shapes (a constant, a local variable, the
+//! mover, `last`, how many counters a site or a player's sites hold, a
+//! site's owner, a player's store) are types, so each comparison is a
+//! closure made for its pair of shapes: the operands are read in place with
+//! no match at all. Any other shape is the [`Opnd`] itself, evaluated as
+//! before; what is evaluated, in which order, and every error are the same.
+
+use super::expr::{Leaf, Opnd, last};
+use super::sets::read_set;
+use super::{Fx, Program};
+use crate::engine::game::{BinOp, SiteId};
+use crate::engine::vm::{NONE, Res, SetV, Vm, none_here};
+
+/// A value of a known shape.
+pub(crate) trait Ev: Send + Sync + 'static {
+    fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64>;
+}
+
+impl Ev for Opnd {
+    #[inline(always)]
+    fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
+        self.get(p, vm)
+    }
+}
+
+/// A constant.
+pub(crate) struct K(i64);
+impl Ev for K {
+    #[inline(always)]
+    fn ev(&self, _: &Program, _: &mut Vm) -> Res<i64> {
+        Ok(self.0)
+    }
+}
+
+/// A local variable.
+pub(crate) struct Local(usize);
+impl Ev for Local {
+    #[inline(always)]
+    fn ev(&self, _: &Program, vm: &mut Vm) -> Res<i64> {
+        Ok(vm.locals[self.0])
+    }
+}
+
+/// The mover.
+pub(crate) struct Mover;
+impl Ev for Mover {
+    #[inline(always)]
+    fn ev(&self, _: &Program, vm: &mut Vm) -> Res<i64> {
+        Ok(vm.f.mover as i64)
+    }
+}
+
+/// `last`.
+pub(crate) struct Last;
+impl Ev for Last {
+    #[inline(always)]
+    fn ev(&self, _: &Program, vm: &mut Vm) -> Res<i64> {
+        last(vm)
+    }
+}
+
+/// A value that names a site or a player: "none" refused.
+pub(crate) trait Index: Ev {
+    #[inline(always)]
+    fn index(&self, p: &Program, vm: &mut Vm, want: &str) -> Res<usize> {
+        let v = self.ev(p, vm)?;
+        if v < 0 {
+            return Err(none_here(want));
+        }
+        Ok(v as usize)
+    }
+}
+impl Index for Local {}
+impl Index for Mover {}
+impl Index for Last {}
+
+/// `count(x)` of a site, in a game of one colour.
+pub(crate) struct CountAt<S>(S);
+impl<S: Index> Ev for CountAt<S> {
+    #[inline(always)]
+    fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
+        let s = self.0.index(p, vm, "a site")?;
+        vm.read(s as SiteId);
+        Ok(vm.pos.counts[s] as i64)
+    }
+}
+
+/// The sites of a fixed set: the number of the set (for the banks), and
+/// its sites, as a run of consecutive ones where they are (summed as one
+/// slice, with one bounds check).
+pub(crate) enum Sites {
+    Run(u16, usize, usize),
+    List(u16, Box<[SiteId]>),
+}
+
+impl Sites {
+    pub(crate) fn new(id: u16, sites: &[SiteId]) -> Sites {
+        match sites.first() {
+            Some(&a) if sites.iter().enumerate().all(|(i, &s)| s as usize == a as usize + i) => {
+                Sites::Run(id, a as usize, a as usize + sites.len())
+            }
+            _ => Sites::List(id, sites.into()),
+        }
+    }
+
+    /// How many counters the sites hold, in a game of one colour.
+    #[inline(always)]
+    pub(crate) fn count(&self, p: &Program, vm: &mut Vm) -> i64 {
+        let id = match self {
+            Sites::Run(id, ..) | Sites::List(id, _) => *id,
+        };
+        if !vm.banks.is_empty() {
+            read_set(p, vm, SetV::Fixed(id));
+        }
+        let counts = &vm.pos.counts;
+        match self {
+            Sites::Run(_, a, b) => counts[*a..*b].iter().map(|&c| c as i64).sum(),
+            Sites::List(_, sites) => sites.iter().map(|&s| counts[s as usize] as i64).sum(),
+        }
+    }
+}
+
+/// `count(every KIND of p)`, in a game of one colour: each player's sites
+/// of the kind.
+pub(crate) struct CountOf<P>(Box<[Sites]>, P);
+impl<P: Index> Ev for CountOf<P> {
+    #[inline(always)]
+    fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
+        let pl = self.1.index(p, vm, "a player")?;
+        Ok(self.0[pl].count(p, vm))
+    }
+}
+
+/// `owner(x)` (owners not kept as state).
+pub(crate) struct OwnerAt<S>(S);
+impl<S: Index> Ev for OwnerAt<S> {
+    #[inline(always)]
+    fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
+        let s = self.0.index(p, vm, "a site")?;
+        Ok(p.owners[s])
+    }
+}
+
+/// `store(p)`, `reserve(p)`: the site of a kind each player owns.
+pub(crate) struct OwnedBy<P>(Box<[i64]>, P);
+impl<P: Index> Ev for OwnedBy<P> {
+    #[inline(always)]
+    fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
+        let pl = self.1.index(p, vm, "a player")?;
+        Ok(self.0.get(pl).copied().unwrap_or(NONE))
+    }
+}
+
+/// A comparison of two values of known shapes, `a` first. Its operator
+/// is a mask of the outcomes it holds for (bit 0: less, 1: equal, 2:
+/// greater), so one closure serves the six operators without a branch.
+pub(crate) struct Cmp<A, B> {
+    a: A,
+    b: B,
+    holds: u8,
+}
+
+impl<A: Ev, B: Ev> Ev for Cmp<A, B> {
+    #[inline(always)]
+    fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
+        let x = self.a.ev(p, vm)?;
+        let y = self.b.ev(p, vm)?;
+        let outcome = (x >= y) as u8 + (x > y) as u8;
+        Ok((self.holds >> outcome & 1) as i64)
+    }
+}
+
+/// The outcomes (bit 0: less, 1: equal, 2: greater) an operator holds for.
+fn holds(op: BinOp) -> Option<u8> {
+    Some(match op {
+        BinOp::Lt => 0b001,
+        BinOp::Le => 0b011,
+        BinOp::Eq => 0b010,
+        BinOp::Ne => 0b101,
+        BinOp::Gt => 0b100,
+        BinOp::Ge => 0b110,
+        _ => return None,
+    })
+}
+
+/// A condition, lowered: a comparison whose operands are to be shaped, or
+/// any other value.
+pub(crate) enum Cond {
+    Cmp(u8, Opnd, Opnd),
+    Other(Opnd),
+}
+
+impl Cond {
+    /// A comparison `op` of `a` and `b` (not an order of sites, which
+    /// refuses "none"); any other operator gives its operands back.
+    pub(crate) fn comparison(op: BinOp, a: Opnd, b: Opnd) -> Result<Cond, (Opnd, Opnd)> {
+        match holds(op) {
+            Some(h) => Ok(Cond::Cmp(h, a, b)),
+            None => Err((a, b)),
+        }
+    }
+
+    /// What `f` makes of the condition, its operands of the commonest
+    /// shapes read as types. `one_colour`: the game has one colour of
+    /// counters (a count is one number a site); `sets`: the sites of each
+    /// fixed set.
+    pub(crate) fn finish<F: Finish>(self, one_colour: bool, sets: &[Vec<SiteId>], f: F) -> F::Out {
+        match self {
+            Cond::Cmp(holds, a, b) => left(a, one_colour, sets, Right { holds, b, f }),
+            Cond::Other(c) => f.other(c),
+        }
+    }
+}
+
+/// What is made of a condition once its shape is known.
+pub(crate) trait Finish {
+    type Out;
+    fn finish<C: Ev>(self, c: C) -> Self::Out;
+    /// What is made of a condition that is not a comparison.
+    fn other(self, c: Opnd) -> Self::Out
+    where
+        Self: Sized,
+    {
+        self.finish(c)
+    }
+}
+
+/// The condition as an operand.
+pub(crate) struct ToOpnd;
+impl Finish for ToOpnd {
+    type Out = Opnd;
+    fn finish<C: Ev>(self, c: C) -> Opnd {
+        Opnd::Dyn(Box::new(move |p, vm| c.ev(p, vm)))
+    }
+    fn other(self, c: Opnd) -> Opnd {
+        c
+    }
+}
+
+/// The condition as a closure of its own.
+pub(crate) struct ToFx;
+impl Finish for ToFx {
+    type Out = Fx;
+    fn finish<C: Ev>(self, c: C) -> Fx {
+        Box::new(move |p, vm| c.ev(p, vm))
+    }
+}
+
+/// What to make once the shape of an operand is known.
+trait Then {
+    type Out;
+    fn then<A: Ev>(self, a: A) -> Self::Out;
+}
+
+/// The shape of the left operand: a type for the commonest ones.
+fn left<T: Then>(a: Opnd, one_colour: bool, sets: &[Vec<SiteId>], t: T) -> T::Out {
+    match a {
+        Opnd::Leaf(Leaf::Local(s)) => t.then(Local(s)),
+        Opnd::Leaf(Leaf::Last) => t.then(Last),
+        Opnd::Count(Leaf::Local(s)) if one_colour => t.then(CountAt(Local(s))),
+        Opnd::Count(Leaf::Last) if one_colour => t.then(CountAt(Last)),
+        Opnd::CountOf(ids, pl @ (Leaf::Local(_) | Leaf::Mover)) if one_colour => {
+            let each = ids.iter().map(|&id| Sites::new(id, &sets[id as usize])).collect();
+            match pl {
+                Leaf::Local(s) => t.then(CountOf(each, Local(s))),
+                _ => t.then(CountOf(each, Mover)),
+            }
+        }
+        Opnd::Owner(Leaf::Local(s)) => t.then(OwnerAt(Local(s))),
+        Opnd::Owner(Leaf::Last) => t.then(OwnerAt(Last)),
+        a => t.then(a),
+    }
+}
+
+/// The comparison of `a` (of a known shape) with a right operand to be
+/// shaped, for `f` to finish.
+struct Right<F> {
+    holds: u8,
+    b: Opnd,
+    f: F,
+}
+
+impl<F: Finish> Then for Right<F> {
+    type Out = F::Out;
+    fn then<A: Ev>(self, a: A) -> F::Out {
+        let Right { holds, b, f } = self;
+        match b {
+            Opnd::Leaf(Leaf::Const(c)) => f.finish(Cmp { a, b: K(c), holds }),
+            Opnd::Leaf(Leaf::Local(s)) => f.finish(Cmp { a, b: Local(s), holds }),
+            Opnd::Leaf(Leaf::Mover) => f.finish(Cmp { a, b: Mover, holds }),
+            Opnd::Owned(table, Leaf::Mover) => f.finish(Cmp { a, b: OwnedBy(table, Mover), holds }),
+            b => f.finish(Cmp { a, b, holds }),
+        }
+    }
+}
