@@ -88,19 +88,35 @@ impl<S: Index> Ev for CountAt<S> {
     }
 }
 
+/// Sites summed as a window of this many counts.
+const WINDOW: usize = 8;
+
 /// The sites of a fixed set: the number of the set (for the banks), and
-/// its sites, as a run of consecutive ones where they are (summed as one
-/// slice, with one bounds check).
+/// its sites. A run of at most [`WINDOW`] consecutive sites is summed as a
+/// window of that many counts, those outside the run masked off: no loop
+/// and one bounds check (a loop over six counts, a dependent chain, was
+/// most of the time of the commonest end condition, `any(p in players:
+/// count(every pit of p) == 0)`). A longer run is summed as
+/// one slice; other sites one by one.
 pub(crate) enum Sites {
+    Window(u16, usize, [i32; WINDOW]),
     Run(u16, usize, usize),
     List(u16, Box<[SiteId]>),
 }
 
 impl Sites {
-    pub(crate) fn new(id: u16, sites: &[SiteId]) -> Sites {
+    /// `counts`: how many counts the board has (its sites, in a game of
+    /// one colour).
+    pub(crate) fn new(id: u16, sites: &[SiteId], counts: usize) -> Sites {
         match sites.first() {
             Some(&a) if sites.iter().enumerate().all(|(i, &s)| s as usize == a as usize + i) => {
-                Sites::Run(id, a as usize, a as usize + sites.len())
+                let (a, b) = (a as usize, a as usize + sites.len());
+                if b - a <= WINDOW && counts >= WINDOW {
+                    let w = a.min(counts - WINDOW);
+                    let mask = std::array::from_fn(|i| if (a..b).contains(&(w + i)) { -1 } else { 0 });
+                    return Sites::Window(id, w, mask);
+                }
+                Sites::Run(id, a, b)
             }
             _ => Sites::List(id, sites.into()),
         }
@@ -110,14 +126,20 @@ impl Sites {
     #[inline(always)]
     pub(crate) fn count(&self, p: &Program, vm: &mut Vm) -> i64 {
         let id = match self {
-            Sites::Run(id, ..) | Sites::List(id, _) => *id,
+            Sites::Window(id, ..) | Sites::Run(id, ..) | Sites::List(id, _) => *id,
         };
         if !vm.banks.is_empty() {
             read_set(p, vm, SetV::Fixed(id));
         }
         let counts = &vm.pos.counts;
         match self {
-            Sites::Run(_, a, b) => counts[*a..*b].iter().map(|&c| c as i64).sum(),
+            Sites::Window(_, w, mask) => {
+                let window: &[i32; WINDOW] = counts[*w..*w + WINDOW].try_into().expect("a window");
+                window.iter().zip(mask).map(|(c, m)| c & m).sum::<i32>() as i64
+            }
+            // In 32 bits, as the counts are (no game holds 2^31 counters:
+            // `put` keeps them to MAX_COUNT), which vectorises.
+            Sites::Run(_, a, b) => counts[*a..*b].iter().sum::<i32>() as i64,
             Sites::List(_, sites) => sites.iter().map(|&s| counts[s as usize] as i64).sum(),
         }
     }
@@ -186,6 +208,16 @@ fn holds(op: BinOp) -> Option<u8> {
     })
 }
 
+/// What the shapes depend on of the board.
+pub(crate) struct Board<'g> {
+    /// The game has one colour of counters: a count is one number a site.
+    pub one_colour: bool,
+    /// The sites of each fixed set.
+    pub sets: &'g [Vec<SiteId>],
+    /// How many sites there are.
+    pub sites: usize,
+}
+
 /// A condition, lowered: a comparison whose operands are to be shaped, or
 /// any other value.
 pub(crate) enum Cond {
@@ -204,12 +236,10 @@ impl Cond {
     }
 
     /// What `f` makes of the condition, its operands of the commonest
-    /// shapes read as types. `one_colour`: the game has one colour of
-    /// counters (a count is one number a site); `sets`: the sites of each
-    /// fixed set.
-    pub(crate) fn finish<F: Finish>(self, one_colour: bool, sets: &[Vec<SiteId>], f: F) -> F::Out {
+    /// shapes read as types.
+    pub(crate) fn finish<F: Finish>(self, board: &Board, f: F) -> F::Out {
         match self {
-            Cond::Cmp(holds, a, b) => left(a, one_colour, sets, Right { holds, b, f }),
+            Cond::Cmp(holds, a, b) => left(a, board, Right { holds, b, f }),
             Cond::Other(c) => f.other(c),
         }
     }
@@ -256,14 +286,15 @@ trait Then {
 }
 
 /// The shape of the left operand: a type for the commonest ones.
-fn left<T: Then>(a: Opnd, one_colour: bool, sets: &[Vec<SiteId>], t: T) -> T::Out {
+fn left<T: Then>(a: Opnd, board: &Board, t: T) -> T::Out {
+    let one_colour = board.one_colour;
     match a {
         Opnd::Leaf(Leaf::Local(s)) => t.then(Local(s)),
         Opnd::Leaf(Leaf::Last) => t.then(Last),
         Opnd::Count(Leaf::Local(s)) if one_colour => t.then(CountAt(Local(s))),
         Opnd::Count(Leaf::Last) if one_colour => t.then(CountAt(Last)),
         Opnd::CountOf(ids, pl @ (Leaf::Local(_) | Leaf::Mover)) if one_colour => {
-            let each = ids.iter().map(|&id| Sites::new(id, &sets[id as usize])).collect();
+            let each = ids.iter().map(|&id| Sites::new(id, &board.sets[id as usize], board.sites)).collect();
             match pl {
                 Leaf::Local(s) => t.then(CountOf(each, Local(s))),
                 _ => t.then(CountOf(each, Mover)),
