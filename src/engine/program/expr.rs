@@ -3,7 +3,7 @@
 //! `last`) are read in place ([`Opnd`]) rather than called; everything the
 //! compiler resolved to an index is looked up in a table made here, once.
 
-use super::shapes::{Cond, Finish, ToFx};
+use super::shapes::{Board, Cond, Finish, ToFx};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
 use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Type, Value};
@@ -349,6 +349,19 @@ impl Lower<'_> {
                 let mut terms = Vec::new();
                 self.chain(*op, e, &mut terms);
                 let all = *op == BinOp::And;
+                // Two to four terms are unrolled, each read at a place of
+                // its own: in a loop, one jump through the table of
+                // operand shapes served every term, and mispredicted.
+                let len = terms.len();
+                if (2..=4).contains(&len) {
+                    let mut it = terms.into_iter();
+                    let mut t = || it.next().expect("a term");
+                    return match len {
+                        2 => chain2(all, t(), t()),
+                        3 => chain3(all, t(), t(), t()),
+                        _ => chain4(all, t(), t(), t(), t()),
+                    };
+                }
                 let terms: Box<[Opnd]> = terms.into();
                 Box::new(move |p, vm| {
                     for t in terms.iter() {
@@ -707,7 +720,8 @@ impl Lower<'_> {
 
     /// What `f` makes of a lowered condition.
     pub(crate) fn finish<F: Finish>(&self, c: Cond, f: F) -> F::Out {
-        c.finish(self.g.colours == 1, &self.g.sets, f)
+        let board = Board { one_colour: self.g.colours == 1, sets: &self.g.sets, sites: self.g.sites.len() };
+        c.finish(&board, f)
     }
 
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Option<Span>) -> Fx {
@@ -818,6 +832,42 @@ impl Lower<'_> {
             )))
         }
     }
+}
+
+/// Whether a term of a chain decides it: false for `and` (`all`), true for `or`.
+macro_rules! decides {
+    ($t:expr, $all:expr, $p:expr, $vm:expr) => {
+        if ($t.get($p, $vm)? != 0) != $all {
+            return Ok(!$all as i64);
+        }
+    };
+}
+
+fn chain2(all: bool, a: Opnd, b: Opnd) -> Fx {
+    Box::new(move |p, vm| {
+        decides!(a, all, p, vm);
+        decides!(b, all, p, vm);
+        Ok(all as i64)
+    })
+}
+
+fn chain3(all: bool, a: Opnd, b: Opnd, c: Opnd) -> Fx {
+    Box::new(move |p, vm| {
+        decides!(a, all, p, vm);
+        decides!(b, all, p, vm);
+        decides!(c, all, p, vm);
+        Ok(all as i64)
+    })
+}
+
+fn chain4(all: bool, a: Opnd, b: Opnd, c: Opnd, d: Opnd) -> Fx {
+    Box::new(move |p, vm| {
+        decides!(a, all, p, vm);
+        decides!(b, all, p, vm);
+        decides!(c, all, p, vm);
+        decides!(d, all, p, vm);
+        Ok(all as i64)
+    })
 }
 
 /// A number beyond what the rules can hold, reported where it is written.
