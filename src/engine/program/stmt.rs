@@ -477,6 +477,42 @@ impl Lower<'_> {
         let np = self.g.players.len().max(1);
         let except = except.map(|x| (x, except_at.unwrap_or(0), all));
         let sow = Sow { trk, start, fixed, dynamic, except, keyed, each, it, ordered: s.ordered, base, np };
+        // The commonest sowing: every counter of a site of one colour, one
+        // lap, skips fixed for the track and mover: `Sow::lap`'s steps for
+        // that case alone, in its order.
+        let plain = amount.is_none()
+            && relay.is_none()
+            && lap_end.is_empty()
+            && sow.start.is_none()
+            && sow.each.is_empty()
+            && sow.dynamic.is_empty()
+            && sow.except.is_none()
+            && self.g.colours == 1;
+        if plain {
+            return Box::new(move |p, vm| {
+                let s = src.site(p, vm)?;
+                let t = sow.trk.track(p, vm)?;
+                vm.read(s);
+                let n = vm.pos.counts[s as usize];
+                if n <= 0 {
+                    return Err(Fault::ILLEGAL);
+                }
+                vm.f.origin = s;
+                vm.pos.counts[s as usize] = 0;
+                let track = &p.game.tracks[t as usize];
+                let len = track.sites.len();
+                if len == 0 {
+                    return Err(Fault::error(format!("track `{}` has no sites", track.name)));
+                }
+                let cell = &p.sow_tables[sow.base + t as usize * sow.np + vm.f.mover as usize];
+                let tab = sow_table(p, vm, cell, t, &sow.fixed, sow.it)?;
+                if tab.live == 0 && track.cyclic {
+                    return Err(all_skipped(p, t));
+                }
+                let pos = track.position[s as usize].map_or(len, |x| x as usize);
+                sow_along(vm, track, tab, pos, n, None).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
+            });
+        }
         Box::new(move |p, vm| {
             let mut s = src.site(p, vm)?;
             let mut n = match &amount {
