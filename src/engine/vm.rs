@@ -406,7 +406,10 @@ impl Vm {
     pub(crate) fn push_undo(&mut self) {
         self.history += 1;
         self.undo_counts.extend_from_slice(&self.pos.counts);
-        self.undo_vars.extend_from_slice(&self.pos.vars);
+        // Most games keep no state: no call to copy nothing.
+        if !self.pos.vars.is_empty() {
+            self.undo_vars.extend_from_slice(&self.pos.vars);
+        }
         self.undo_turns.push(self.pos.turn);
         self.undo_versions.push(self.vars_version);
         self.vars_claimed = true;
@@ -498,9 +501,11 @@ impl Vm {
         self.pos.counts.copy_from_slice(&self.undo_counts[at..]);
         self.undo_counts.truncate(at);
         let v = self.pos.vars.len();
-        let at = self.undo_vars.len() - v;
-        self.pos.vars.copy_from_slice(&self.undo_vars[at..]);
-        self.undo_vars.truncate(at);
+        if v > 0 {
+            let at = self.undo_vars.len() - v;
+            self.pos.vars.copy_from_slice(&self.undo_vars[at..]);
+            self.undo_vars.truncate(at);
+        }
         self.vars_version = self.undo_versions.pop().unwrap_or(0);
         self.vars_claimed = true;
         self.pos.turn = t;
