@@ -345,32 +345,9 @@ impl Lower<'_> {
                 Box::new(move |_, vm| Ok(vm.locals[s]))
             }
             Expr::Bin(op @ (BinOp::And | BinOp::Or), ..) => {
-                // A chain of `and`s (or of `or`s): one loop over its terms.
                 let mut terms = Vec::new();
                 self.chain(*op, e, &mut terms);
-                let all = *op == BinOp::And;
-                // Two to four terms are unrolled, each read at a place of
-                // its own: in a loop, one jump through the table of
-                // operand shapes served every term, and mispredicted.
-                let len = terms.len();
-                if (2..=4).contains(&len) {
-                    let mut it = terms.into_iter();
-                    let mut t = || it.next().expect("a term");
-                    return match len {
-                        2 => chain2(all, t(), t()),
-                        3 => chain3(all, t(), t(), t()),
-                        _ => chain4(all, t(), t(), t(), t()),
-                    };
-                }
-                let terms: Box<[Opnd]> = terms.into();
-                Box::new(move |p, vm| {
-                    for t in terms.iter() {
-                        if (t.get(p, vm)? != 0) != all {
-                            return Ok(!all as i64);
-                        }
-                    }
-                    Ok(all as i64)
-                })
+                chain(*op == BinOp::And, terms)
             }
             Expr::Builtin(b) => match b {
                 Builtin::Mover => Box::new(|_, vm| Ok(vm.f.mover as i64)),
@@ -697,6 +674,17 @@ impl Lower<'_> {
             Expr::Spanned(_, x) => &**x,
             x => x,
         };
+        // A chain of `and`s: its terms, for the user to read in place.
+        if let Expr::Bin(BinOp::And, ..) = inner
+            && self.memo_targets.is_empty()
+        {
+            if let Some(f) = self.site_table(e) {
+                return Cond::Other(Opnd::Dyn(f));
+            }
+            let mut terms = Vec::new();
+            self.chain(BinOp::And, inner, &mut terms);
+            return Cond::All(terms);
+        }
         let equality = |op: &BinOp| matches!(op, BinOp::Eq | BinOp::Ne);
         let order = |op: &BinOp| matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
         if let Expr::Bin(op, a, b) = inner
@@ -832,6 +820,32 @@ impl Lower<'_> {
             )))
         }
     }
+}
+
+/// A chain of `and`s (`all`) or of `or`s, its terms in order. Two to four
+/// terms are unrolled, each read at a place of its own: in a loop, one
+/// jump through the table of operand shapes served every term, and was
+/// mispredicted.
+pub(crate) fn chain(all: bool, terms: Vec<Opnd>) -> Fx {
+    let len = terms.len();
+    if (2..=4).contains(&len) {
+        let mut it = terms.into_iter();
+        let mut t = || it.next().expect("a term");
+        return match len {
+            2 => chain2(all, t(), t()),
+            3 => chain3(all, t(), t(), t()),
+            _ => chain4(all, t(), t(), t(), t()),
+        };
+    }
+    let terms: Box<[Opnd]> = terms.into();
+    Box::new(move |p, vm| {
+        for t in terms.iter() {
+            if (t.get(p, vm)? != 0) != all {
+                return Ok(!all as i64);
+            }
+        }
+        Ok(all as i64)
+    })
 }
 
 /// Whether a term of a chain decides it: false for `and` (`all`), true for `or`.

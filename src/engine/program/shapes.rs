@@ -8,7 +8,7 @@
 //! no match at all. Any other shape is the [`Opnd`] itself, evaluated as
 //! before; what is evaluated, in which order, and every error are the same.
 
-use super::expr::{Leaf, Opnd, last};
+use super::expr::{Leaf, Opnd, chain, last};
 use super::sets::read_set;
 use super::{Fx, Program};
 use crate::engine::game::{BinOp, SiteId};
@@ -222,6 +222,8 @@ pub(crate) struct Board<'g> {
 /// any other value.
 pub(crate) enum Cond {
     Cmp(u8, Opnd, Opnd),
+    /// A chain of `and`s: its terms, in order.
+    All(Vec<Opnd>),
     Other(Opnd),
 }
 
@@ -240,6 +242,7 @@ impl Cond {
     pub(crate) fn finish<F: Finish>(self, board: &Board, f: F) -> F::Out {
         match self {
             Cond::Cmp(holds, a, b) => left(a, board, Right { holds, b, f }),
+            Cond::All(terms) => f.all(terms),
             Cond::Other(c) => f.other(c),
         }
     }
@@ -255,6 +258,13 @@ pub(crate) trait Finish {
         Self: Sized,
     {
         self.finish(c)
+    }
+    /// What is made of a chain of `and`s.
+    fn all(self, terms: Vec<Opnd>) -> Self::Out
+    where
+        Self: Sized,
+    {
+        self.other(Opnd::Dyn(chain(true, terms)))
     }
 }
 

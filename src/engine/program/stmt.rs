@@ -562,6 +562,44 @@ impl Finish for IfThen {
         let then = self.0;
         Box::new(move |p, vm| if c.ev(p, vm)? != 0 { run(&then, p, vm) } else { Ok(()) })
     }
+
+    /// `if a and b ... { then }`: two to four terms read in the `if`'s own
+    /// closure, each at a place of its own.
+    fn all(self, terms: Vec<Opnd>) -> Fst {
+        let then = self.0;
+        macro_rules! holds {
+            ($t:expr, $p:expr, $vm:expr) => {
+                if $t.get($p, $vm)? == 0 {
+                    return Ok(());
+                }
+            };
+        }
+        let mut it = terms.into_iter();
+        match (it.next(), it.next(), it.next(), it.next(), it.len()) {
+            (Some(a), Some(b), None, None, 0) => Box::new(move |p, vm| {
+                holds!(a, p, vm);
+                holds!(b, p, vm);
+                run(&then, p, vm)
+            }),
+            (Some(a), Some(b), Some(c), None, 0) => Box::new(move |p, vm| {
+                holds!(a, p, vm);
+                holds!(b, p, vm);
+                holds!(c, p, vm);
+                run(&then, p, vm)
+            }),
+            (Some(a), Some(b), Some(c), Some(d), 0) => Box::new(move |p, vm| {
+                holds!(a, p, vm);
+                holds!(b, p, vm);
+                holds!(c, p, vm);
+                holds!(d, p, vm);
+                run(&then, p, vm)
+            }),
+            (a, b, c, d, _) => {
+                let terms = [a, b, c, d].into_iter().flatten().chain(it).collect();
+                IfThen(then).other(Opnd::Dyn(super::expr::chain(true, terms)))
+            }
+        }
+    }
 }
 
 /// The parts of a `sow` statement, as the compiler gives them.
