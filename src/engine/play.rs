@@ -52,7 +52,7 @@ fn apply_inner(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
 /// What follows a move's statements: the ply counted, whose turn is next,
 /// phase changes, `end`s and rounds.
 fn after_statements(p: &Program, vm: &mut Vm, mover: u8) -> Res<()> {
-    let np = p.game.players.len() as u8;
+    let np = p.players;
     vm.pos.turn.ply += 1;
     // What follows is looked at from the next ply: its draws must not
     // repeat those of the move to be made at that ply.
@@ -68,7 +68,9 @@ fn after_statements(p: &Program, vm: &mut Vm, mover: u8) -> Res<()> {
     vm.pos.turn.to_move = vm.f.next;
     if let Some(ph) = vm.f.enter {
         vm.pos.turn.phase = ph;
-    } else if let Some(changes) = p.phases.get(vm.pos.turn.phase as usize) {
+    } else if p.phase_changes
+        && let Some(changes) = p.phases.get(vm.pos.turn.phase as usize)
+    {
         for (to, cond) in changes {
             if cond.get(p, vm)? != 0 {
                 vm.pos.turn.phase = *to;
@@ -81,7 +83,7 @@ fn after_statements(p: &Program, vm: &mut Vm, mover: u8) -> Res<()> {
     } else {
         check_ends(p, vm)?;
     }
-    if !vm.pos.turn.ended {
+    if !vm.pos.turn.ended && !p.rounds.is_empty() {
         check_rounds(p, vm)?;
     }
     Ok(())

@@ -118,6 +118,11 @@ pub struct Program {
     pub(crate) stuck_body: Block,
     /// Each phase's changes: the phase to enter and when.
     pub(crate) phases: Vec<Vec<(u8, Opnd)>>,
+    /// Whether any phase has changes (most games have none to look at).
+    pub(crate) phase_changes: bool,
+    /// How many players there are (read at every move: here, not behind
+    /// the game's pointer).
+    pub(crate) players: u8,
     pub(crate) score_slot: usize,
     pub(crate) score: Opnd,
     pub(crate) glyphs: Vec<Opnd>,
@@ -227,8 +232,9 @@ impl Program {
             .iter()
             .map(|e| EndProg { cond: l.opnd(&e.cond), verdict: None, body: l.block(&e.body) })
             .collect();
-        let phases =
+        let phases: Vec<Vec<(u8, Opnd)>> =
             game.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c)| (*to, l.opnd(c))).collect()).collect();
+        let phase_changes = phases.iter().any(|ph| !ph.is_empty());
         l.slots[game.score.0 as usize] = Type::Player;
         let score = l.opnd(&game.score.1);
         l.slots[game.glyph_slot as usize] = Type::Site;
@@ -265,6 +271,8 @@ impl Program {
             rounds,
             stuck_body,
             phases,
+            phase_changes,
+            players: game.players.len() as u8,
             score_slot: game.score.0 as usize,
             score,
             glyphs,
