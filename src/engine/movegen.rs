@@ -342,25 +342,39 @@ fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> 
     let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(None) };
     let sites = &p.game.sets[id as usize];
     vm.spend(sites.len() as u64)?;
-    let nonempty = def.nonempty.is_some();
-    let n = if nonempty {
-        sites
-            .iter()
-            .filter(|&&s| {
-                vm.read(s);
-                vm.count(s) != 0
-            })
-            .count()
-    } else {
-        sites.len()
-    };
+    if def.nonempty.is_none() {
+        if sites.is_empty() {
+            return Ok(None);
+        }
+        let k = rng.gen_range(0..sites.len() as u64) as usize;
+        return Ok(Some((Move { def: d as u16, args: [sites[k] as i32, 0, 0, 0], order: 0 }, k)));
+    }
+    if !vm.banks.is_empty() {
+        for &s in sites {
+            vm.read(s);
+        }
+    }
+    // The sites that hold counters, gathered without a branch on the
+    // counts (which a random game cannot predict), then the k-th of them.
+    let picked = &mut vm.picked;
+    if picked.len() < sites.len() {
+        picked.resize(sites.len(), 0);
+    }
+    let (counts, colours) = (&vm.pos.counts, vm.colours);
+    let mut n = 0;
+    for &s in sites {
+        picked[n] = s;
+        let held = match colours {
+            1 => counts[s as usize],
+            c => counts[s as usize * c..(s as usize + 1) * c].iter().sum(),
+        };
+        n += (held != 0) as usize;
+    }
     if n == 0 {
         return Ok(None);
     }
     let k = rng.gen_range(0..n as u64) as usize;
-    let site =
-        if nonempty { sites.iter().copied().filter(|&s| vm.count(s) != 0).nth(k) } else { sites.get(k).copied() };
-    Ok(site.map(|s| (Move { def: d as u16, args: [s as i32, 0, 0, 0], order: 0 }, k)))
+    Ok(Some((Move { def: d as u16, args: [picked[k] as i32, 0, 0, 0], order: 0 }, k)))
 }
 
 /// The moves of a declaration that chooses one site and needs no trial (most

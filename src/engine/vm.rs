@@ -161,6 +161,8 @@ pub(crate) struct Vm {
     pub candidates: super::draw::Candidates,
     /// Which of the moves being listed an `avoid` names (reused buffer).
     pub avoided: Vec<bool>,
+    /// The sites a random move is drawn among (reused buffer).
+    pub picked: Vec<SiteId>,
     /// Local variables and frames kept aside while `can-move` looks for moves.
     pub saved_locals: Vec<i64>,
     pub saved_sets: Vec<SetV>,
@@ -291,6 +293,7 @@ impl Clone for Vm {
             scratch: vec![],
             candidates: Default::default(),
             avoided: vec![],
+            picked: vec![],
             saved_locals: vec![],
             saved_sets: vec![],
             depth: 0,
@@ -329,6 +332,7 @@ impl Vm {
             scratch: vec![],
             candidates: Default::default(),
             avoided: vec![],
+            picked: vec![],
             saved_locals: vec![],
             saved_sets: vec![],
             depth: 0,
