@@ -218,7 +218,7 @@ pub(crate) struct Tried {
 
 /// Where a sowing goes from each place on a track, its skip clauses
 /// applied: `next[i]` is the place after place `i` (`next[len]`: the first,
-/// for a source off the track), `program::stmt::OFF` past the end of a
+/// for a source off the track), `program::sow::OFF` past the end of a
 /// linear track; whether each place is skipped, and how many are not.
 #[derive(Clone, Default)]
 pub(crate) struct SowTable {

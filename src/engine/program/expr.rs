@@ -3,7 +3,7 @@
 //! `last`) are read in place ([`Opnd`]) rather than called; everything the
 //! compiler resolved to an index is looked up in a table made here, once.
 
-use super::shapes::{Board, Cond, Finish, ToFx};
+use super::shapes::{Cond, ToFx, chain};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
 use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Type, Value};
@@ -657,7 +657,7 @@ impl Lower<'_> {
     }
 
     /// The terms of a chain of one operator (`a and b and c`), in order.
-    fn chain(&mut self, op: BinOp, e: &Expr, out: &mut Vec<Opnd>) {
+    pub(super) fn chain(&mut self, op: BinOp, e: &Expr, out: &mut Vec<Opnd>) {
         match e {
             Expr::Bin(o, a, b) if *o == op => {
                 self.chain(op, a, out);
@@ -665,51 +665,6 @@ impl Lower<'_> {
             }
             _ => out.push(self.opnd(e)),
         }
-    }
-
-    /// A condition, lowered (its operands now, in order): a comparison
-    /// whose operands are shaped when it is finished, or any other value.
-    pub(crate) fn cond(&mut self, e: &Expr) -> Cond {
-        let inner = match e {
-            Expr::Spanned(_, x) => &**x,
-            x => x,
-        };
-        // A chain of `and`s: its terms, for the user to read in place.
-        if let Expr::Bin(BinOp::And, ..) = inner
-            && self.memo_targets.is_empty()
-        {
-            if let Some(f) = self.site_table(e) {
-                return Cond::Other(Opnd::Dyn(f));
-            }
-            let mut terms = Vec::new();
-            self.chain(BinOp::And, inner, &mut terms);
-            return Cond::All(terms);
-        }
-        let equality = |op: &BinOp| matches!(op, BinOp::Eq | BinOp::Ne);
-        let order = |op: &BinOp| matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
-        if let Expr::Bin(op, a, b) = inner
-            && self.memo_targets.is_empty()
-            && match self.ty(a) {
-                Type::Set => false,
-                Type::Site => equality(op),
-                _ => equality(op) || order(op),
-            }
-        {
-            if let Some(f) = self.site_table(e) {
-                return Cond::Other(Opnd::Dyn(f));
-            }
-            let (x, y) = (self.opnd(a), self.opnd(b));
-            if let Ok(c) = Cond::comparison(*op, x, y) {
-                return c;
-            }
-        }
-        Cond::Other(self.opnd(e))
-    }
-
-    /// What `f` makes of a lowered condition.
-    pub(crate) fn finish<F: Finish>(&self, c: Cond, f: F) -> F::Out {
-        let board = Board { one_colour: self.g.colours == 1, sets: &self.g.sets, sites: self.g.sites.len() };
-        c.finish(&board, f)
     }
 
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Option<Span>) -> Fx {
@@ -820,68 +775,6 @@ impl Lower<'_> {
             )))
         }
     }
-}
-
-/// A chain of `and`s (`all`) or of `or`s, its terms in order. Two to four
-/// terms are unrolled, each read at a place of its own: in a loop, one
-/// jump through the table of operand shapes served every term, and was
-/// mispredicted.
-pub(crate) fn chain(all: bool, terms: Vec<Opnd>) -> Fx {
-    let len = terms.len();
-    if (2..=4).contains(&len) {
-        let mut it = terms.into_iter();
-        let mut t = || it.next().expect("a term");
-        return match len {
-            2 => chain2(all, t(), t()),
-            3 => chain3(all, t(), t(), t()),
-            _ => chain4(all, t(), t(), t(), t()),
-        };
-    }
-    let terms: Box<[Opnd]> = terms.into();
-    Box::new(move |p, vm| {
-        for t in terms.iter() {
-            if (t.get(p, vm)? != 0) != all {
-                return Ok(!all as i64);
-            }
-        }
-        Ok(all as i64)
-    })
-}
-
-/// Whether a term of a chain decides it: false for `and` (`all`), true for `or`.
-macro_rules! decides {
-    ($t:expr, $all:expr, $p:expr, $vm:expr) => {
-        if ($t.get($p, $vm)? != 0) != $all {
-            return Ok(!$all as i64);
-        }
-    };
-}
-
-fn chain2(all: bool, a: Opnd, b: Opnd) -> Fx {
-    Box::new(move |p, vm| {
-        decides!(a, all, p, vm);
-        decides!(b, all, p, vm);
-        Ok(all as i64)
-    })
-}
-
-fn chain3(all: bool, a: Opnd, b: Opnd, c: Opnd) -> Fx {
-    Box::new(move |p, vm| {
-        decides!(a, all, p, vm);
-        decides!(b, all, p, vm);
-        decides!(c, all, p, vm);
-        Ok(all as i64)
-    })
-}
-
-fn chain4(all: bool, a: Opnd, b: Opnd, c: Opnd, d: Opnd) -> Fx {
-    Box::new(move |p, vm| {
-        decides!(a, all, p, vm);
-        decides!(b, all, p, vm);
-        decides!(c, all, p, vm);
-        decides!(d, all, p, vm);
-        Ok(all as i64)
-    })
 }
 
 /// A number beyond what the rules can hold, reported where it is written.

@@ -13,6 +13,7 @@ pub(crate) mod expr;
 mod memo;
 pub(crate) mod sets;
 mod shapes;
+mod sow;
 pub(crate) mod stmt;
 mod tables;
 
@@ -131,7 +132,7 @@ pub struct Program {
     /// Each site's owner ([`crate::engine::vm::NONE`]: none) and kind.
     pub(crate) owners: Vec<i64>,
     pub(crate) kinds: Vec<u8>,
-    /// The sowing tables (see [`stmt::SowTable`]), made on first use.
+    /// The sowing tables (see [`crate::engine::vm::SowTable`]), made on first use.
     pub(crate) sow_tables: Vec<OnceLock<crate::engine::vm::SowTable>>,
     /// How many local variable slots the closures use.
     pub(crate) locals: usize,

@@ -1,0 +1,557 @@
+//! Sowing, lowered. A sowing runs along a table of next sites made once per
+//! statement, track and mover, with its fixed skip clauses already applied;
+//! when its other skips read only state, along a table made for that
+//! state's values and kept in the Vm until they change (`Sow::kept_table`).
+//! Its skips are asked counter by counter only when they read more, or when
+//! `each` runs there. The commonest sowing (every counter of a site, one
+//! lap, fixed skips, one colour) is a closure of its own.
+
+use std::sync::OnceLock;
+
+use super::expr::Opnd;
+use super::{Block, Fst, Lower, Program, run};
+use crate::engine::arrange;
+use crate::engine::game::{Expr, SiteId, Stmt, Track, Type};
+use crate::engine::vm::{Fault, KeptTable, Res, SowTable, Vm};
+
+/// Past the end of a linear track, in a sowing table.
+pub(crate) const OFF: u16 = u16::MAX;
+
+impl SowTable {
+    fn new(skipped: &[bool], cyclic: bool) -> SowTable {
+        let mut t = SowTable::default();
+        t.fill(skipped, cyclic);
+        t
+    }
+
+    fn fill(&mut self, skipped: &[bool], cyclic: bool) {
+        self.skipped.clear();
+        self.skipped.extend_from_slice(skipped);
+        self.link(cyclic);
+    }
+
+    /// Makes the places' next places for the places `skipped` holds
+    /// (nothing allocated once it has been made for the track).
+    fn link(&mut self, cyclic: bool) {
+        let skipped = &self.skipped;
+        let len = skipped.len();
+        let next = &mut self.next;
+        next.clear();
+        next.resize(len + 1, OFF);
+        for (i, n) in next.iter_mut().enumerate() {
+            let mut j = if i == len { 0 } else { i + 1 };
+            for _ in 0..=len {
+                if j >= len {
+                    if !cyclic {
+                        break;
+                    }
+                    j = 0;
+                }
+                if !skipped[j] {
+                    *n = j as u16;
+                    break;
+                }
+                j += 1;
+            }
+        }
+        self.live = skipped.iter().filter(|&&s| !s).count();
+    }
+}
+
+/// The table of a sowing statement for a track and the mover, made on first use.
+fn sow_table<'p>(
+    p: &'p Program,
+    vm: &mut Vm,
+    cell: &'p OnceLock<SowTable>,
+    t: u16,
+    fixed: &[Opnd],
+    it: usize,
+) -> Res<&'p SowTable> {
+    if let Some(tab) = cell.get() {
+        return Ok(tab);
+    }
+    let track = &p.game.tracks[t as usize];
+    let mut skipped = vec![false; track.sites.len()];
+    for (i, &site) in track.sites.iter().enumerate() {
+        vm.locals[it] = site as i64;
+        for c in fixed {
+            if c.get(p, vm)? != 0 {
+                skipped[i] = true;
+                break;
+            }
+        }
+    }
+    let _ = cell.set(SowTable::new(&skipped, track.cyclic));
+    Ok(cell.get().expect("set just above"))
+}
+
+/// Sows `n` counters of one colour along `track` from the place after
+/// `pos`, by a table, and past the place `except` too: whole laps of a
+/// cyclic track are added at once. `Err(None)`: every place of a cyclic
+/// track is skipped.
+fn sow_along(
+    vm: &mut Vm,
+    track: &Track,
+    tab: &SowTable,
+    mut pos: usize,
+    mut n: i32,
+    except: Option<usize>,
+) -> Result<(), Option<Fault>> {
+    let except = except.filter(|&x| !tab.skipped[x]);
+    let live = tab.live - except.is_some() as usize;
+    if track.cyclic && n as usize > live {
+        if live == 0 {
+            return Err(None);
+        }
+        let laps = (n - 1) / live as i32;
+        for (i, (&site, &skip)) in track.sites.iter().zip(tab.skipped.iter()).enumerate() {
+            if !skip && except != Some(i) {
+                vm.pos.counts[site as usize] += laps;
+            }
+        }
+        n -= laps * live as i32;
+    }
+    while n > 0 {
+        let nx = tab.next[pos];
+        if nx == OFF {
+            return Err(Some(Fault::ILLEGAL));
+        }
+        pos = nx as usize;
+        if except != Some(pos) {
+            vm.pos.counts[track.sites[pos] as usize] += 1;
+            n -= 1;
+        }
+    }
+    vm.f.last = track.sites[pos];
+    vm.f.last_colour = 0;
+    Ok(())
+}
+
+/// Whether the state at `ranges` of `vars` is still `key`.
+fn same_state(
+    key: &[crate::engine::game::Value],
+    ranges: &[(usize, usize)],
+    vars: &[crate::engine::game::Value],
+) -> bool {
+    let mut k = 0;
+    for &(a, l) in ranges {
+        if key[k..k + l] != vars[a..a + l] {
+            return false;
+        }
+        k += l;
+    }
+    true
+}
+
+#[cold]
+fn all_skipped(p: &Program, t: u16) -> Fault {
+    Fault::error(format!(
+        "every site of track `{}` is skipped: the sowing cannot go on",
+        p.game.tracks[t as usize].name
+    ))
+}
+
+impl Lower<'_> {
+    pub(super) fn sow(&mut self, s: &SowDef) -> Fst {
+        let src = self.opnd(s.source);
+        let trk = self.opnd(s.track);
+        let amount = s.amount.map(|a| self.opnd(a));
+        let start = s.start.map(|x| self.opnd(x));
+        let relay = s.relay.map(|r| Relay {
+            from: r.from.as_ref().map(|x| self.opnd(x)),
+            cond: self.opnd(&r.cond),
+            max: r.max.as_ref().map(|x| self.opnd(x)),
+        });
+        let each = self.block(s.each);
+        let lap_end = self.block(s.lap);
+        let it = s.it as usize;
+        self.slots[it] = Type::Site;
+        let fixed: Vec<Opnd> = s.fixed_skips.iter().map(|e| self.opnd(e)).collect();
+        // One clause `it == x`, with `x` the same all lap long: its site is
+        // found once a lap (not with `each`, whose statements may change `x`).
+        let found = match s.each.is_empty() {
+            true => s.skips.iter().enumerate().find_map(|(k, e)| self.g.skipped_site(e, s.it).map(|x| (k, x))),
+            false => None,
+        };
+        let except_at = found.map(|(k, _)| k);
+        let except = found.map(|(_, x)| self.opnd(x));
+        let others: Vec<&Expr> =
+            s.skips.iter().enumerate().filter(|&(k, _)| Some(k) != except_at).map(|(_, e)| e).collect();
+        let dynamic: Vec<Opnd> = others.iter().map(|e| self.opnd(e)).collect();
+        let all: Vec<Opnd> = match except_at {
+            Some(_) => s.skips.iter().map(|e| self.opnd(e)).collect(),
+            None => Vec::new(),
+        };
+        let mut ranges = Vec::new();
+        let keyed =
+            (!others.is_empty() && s.each.is_empty() && others.iter().all(|e| self.g.skip_reads(e, s.it, &mut ranges)))
+                .then(|| {
+                    ranges.sort_unstable();
+                    ranges.dedup();
+                    ranges.into_boxed_slice()
+                });
+        // This statement's tables: one per track and mover, from `base`.
+        let base = self.sow_cells;
+        self.sow_cells += self.g.tracks.len() * self.g.players.len().max(1);
+        let np = self.g.players.len().max(1);
+        let except = except.map(|x| (x, except_at.unwrap_or(0), all));
+        let sow = Sow { trk, start, fixed, dynamic, except, keyed, each, it, ordered: s.ordered, base, np };
+        // The commonest sowing: every counter of a site of one colour, one
+        // lap, skips fixed for the track and mover: `Sow::lap`'s steps for
+        // that case alone, in its order.
+        let plain = amount.is_none()
+            && relay.is_none()
+            && lap_end.is_empty()
+            && sow.start.is_none()
+            && sow.each.is_empty()
+            && sow.dynamic.is_empty()
+            && sow.except.is_none()
+            && self.g.colours == 1;
+        if plain {
+            return Box::new(move |p, vm| {
+                let s = src.site(p, vm)?;
+                let t = sow.trk.track(p, vm)?;
+                vm.read(s);
+                let n = vm.pos.counts[s as usize];
+                if n <= 0 {
+                    return Err(Fault::ILLEGAL);
+                }
+                vm.f.origin = s;
+                vm.pos.counts[s as usize] = 0;
+                let (track, tab) = sow.table(p, vm, t)?;
+                let pos = track.position[s as usize].map_or(track.sites.len(), |x| x as usize);
+                sow_along(vm, track, tab, pos, n, None).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
+            });
+        }
+        Box::new(move |p, vm| {
+            let mut s = src.site(p, vm)?;
+            let mut n = match &amount {
+                Some(a) => Some(a.get(p, vm)?),
+                None => None,
+            };
+            let max = match relay.as_ref().and_then(|r| r.max.as_ref()) {
+                Some(m) => m.get(p, vm)?,
+                None => i64::MAX,
+            };
+            let mut laps = 1;
+            loop {
+                sow.lap(p, vm, s, n, laps == 1)?;
+                if !lap_end.is_empty() {
+                    run(&lap_end, p, vm)?;
+                }
+                let Some(r) = &relay else { return Ok(()) };
+                if r.cond.get(p, vm)? == 0 {
+                    return Ok(());
+                }
+                s = match &r.from {
+                    Some(x) => x.site(p, vm)?,
+                    None => vm.f.last,
+                };
+                // An empty site ends the relay: there is nothing to lift.
+                vm.read(s);
+                if vm.count(s) == 0 {
+                    return Ok(());
+                }
+                if laps >= max {
+                    return Err(Fault::ILLEGAL);
+                }
+                laps += 1;
+                n = None;
+                // A relay that never ends is stopped by the work budget.
+                vm.tick()?;
+            }
+        })
+    }
+}
+
+/// The parts of a `sow` statement, as the compiler gives them.
+pub(crate) struct SowDef<'a> {
+    pub amount: Option<&'a Expr>,
+    pub source: &'a Expr,
+    pub track: &'a Expr,
+    pub start: Option<&'a Expr>,
+    pub it: u8,
+    pub ordered: bool,
+    pub fixed_skips: &'a [Expr],
+    pub skips: &'a [Expr],
+    pub relay: Option<&'a crate::engine::game::Relay>,
+    pub each: &'a [Stmt],
+    pub lap: &'a [Stmt],
+}
+
+struct Relay {
+    from: Option<Opnd>,
+    cond: Opnd,
+    max: Option<Opnd>,
+}
+
+/// A sowing, lowered: one lap at a time.
+struct Sow {
+    trk: Opnd,
+    start: Option<Opnd>,
+    fixed: Vec<Opnd>,
+    /// The skips asked as the sowing goes (but the one of `except`).
+    dynamic: Vec<Opnd>,
+    /// A clause `it == x` whose `x` a lap does not change: `x`, the
+    /// clause's place among the skips, and all the skips in their order
+    /// (asked one by one should `x` go wrong, so it goes wrong where and
+    /// only if it would have).
+    except: Option<(Opnd, usize, Vec<Opnd>)>,
+    /// When every skip of `dynamic` reads only state (and what is fixed):
+    /// the places of that state, for the tables kept in `Vm::kept`.
+    keyed: Option<Box<[(usize, usize)]>>,
+    each: Block,
+    it: usize,
+    ordered: bool,
+    /// The first of this statement's sowing tables, and players.
+    base: usize,
+    np: usize,
+}
+
+impl Sow {
+    /// The table kept for this statement, track and mover (`at`), made
+    /// again if the state its skips read has changed since (taken out of
+    /// `vm.kept`; the caller puts it back). `None` when a skip went wrong
+    /// for some site of the track: then the sowing asks the skips site by
+    /// site, so that a skip goes wrong only where the sowing reaches it.
+    fn kept_table(
+        &self,
+        p: &Program,
+        vm: &mut Vm,
+        at: usize,
+        track: &Track,
+        fixed: &SowTable,
+        ranges: &[(usize, usize)],
+    ) -> Option<KeptTable> {
+        if vm.kept.len() <= at {
+            vm.kept.resize_with(p.sow_tables.len(), KeptTable::default);
+        }
+        let mut kept = std::mem::take(&mut vm.kept[at]);
+        // The same version of the state: the same values, not compared.
+        let version = vm.vars_version;
+        if !(kept.made && (kept.version == version || same_state(&kept.key, ranges, &vm.pos.vars))) {
+            kept.key.clear();
+            for &(a, l) in ranges {
+                kept.key.extend_from_slice(&vm.pos.vars[a..a + l]);
+            }
+            kept.made = true;
+            kept.failed = false;
+            kept.tab.skipped.clear();
+            let it = vm.locals[self.it];
+            'sites: for (i, &site) in track.sites.iter().enumerate() {
+                let mut skip = fixed.skipped[i];
+                if !skip {
+                    vm.locals[self.it] = site as i64;
+                    for c in &self.dynamic {
+                        match c.get(p, vm) {
+                            Ok(0) => {}
+                            Ok(_) => {
+                                skip = true;
+                                break;
+                            }
+                            Err(_) => {
+                                kept.failed = true;
+                                break 'sites;
+                            }
+                        }
+                    }
+                }
+                kept.tab.skipped.push(skip);
+            }
+            vm.locals[self.it] = it;
+            if !kept.failed {
+                kept.tab.link(track.cyclic);
+            }
+        }
+        kept.version = version;
+        vm.vars_claimed = true;
+        if kept.failed {
+            vm.kept[at] = kept;
+            return None;
+        }
+        Some(kept)
+    }
+
+    /// Track `t`, and this statement's table for it and the mover (made on
+    /// first use): an error if the track has no sites, or if it is cyclic
+    /// and every site is skipped.
+    fn table<'p>(&self, p: &'p Program, vm: &mut Vm, t: u16) -> Res<(&'p Track, &'p SowTable)> {
+        let track = &p.game.tracks[t as usize];
+        if track.sites.is_empty() {
+            return Err(Fault::error(format!("track `{}` has no sites", track.name)));
+        }
+        let cell = &p.sow_tables[self.base + t as usize * self.np + vm.f.mover as usize];
+        let tab = sow_table(p, vm, cell, t, &self.fixed, self.it)?;
+        if tab.live == 0 && track.cyclic {
+            return Err(all_skipped(p, t));
+        }
+        Ok((track, tab))
+    }
+
+    /// Lifts `n` counters of `s` (all, if none given) and sows them. The
+    /// first lap sows colours in the move's order (`in order`); a relay's
+    /// later laps in seat order.
+    fn lap(&self, p: &Program, vm: &mut Vm, s: SiteId, n: Option<i64>, first: bool) -> Res<()> {
+        let t = self.trk.track(p, vm)?;
+        vm.read(s);
+        let have = vm.count(s);
+        let n = n.unwrap_or(have as i64);
+        if n <= 0 || n > have as i64 {
+            return Err(Fault::ILLEGAL);
+        }
+        let n = n as i32;
+        vm.f.origin = s;
+        // The colours lifted, in the order they are sown.
+        let mut order = None;
+        if vm.colours == 1 {
+            vm.pos.counts[s as usize] -= n;
+        } else {
+            let k = vm.colours.min(arrange::MAX_COLOURS);
+            let mut lifted = [0u32; arrange::MAX_COLOURS];
+            for (c, l) in lifted.iter_mut().enumerate().take(k) {
+                *l = vm.colour_count(s, c as u8).max(0) as u32;
+            }
+            if n < have {
+                // Part of a coloured site: colours in seat order.
+                let mut left = n as u32;
+                for c in lifted.iter_mut().take(k) {
+                    let take = (*c).min(left);
+                    *c = take;
+                    left -= take;
+                }
+            }
+            let rank = if self.ordered && first { vm.f.order } else { 0 };
+            order = Some(arrange::Unrank::new(&lifted[..k], rank).ok_or_else(|| {
+                Fault::error(format!("no order {rank} of the counters in `{}`", p.game.sites[s as usize].name))
+            })?);
+            for (c, &m) in lifted.iter().enumerate().take(k) {
+                vm.add(s, c, -(m as i32));
+            }
+        }
+        let (track, tab) = self.table(p, vm, t)?;
+        let len = track.sites.len();
+        // The place a clause `it == x` skips, found once (`None`: no such
+        // clause, or `x` is on no place of the track); should `x` go wrong,
+        // every skip is asked at each counter, in order.
+        let mut dynamic = &self.dynamic[..];
+        let mut except = None;
+        let mut except_at = usize::MAX;
+        if let Some((x, at, all)) = &self.except {
+            match x.get(p, vm) {
+                Ok(v) => {
+                    except = usize::try_from(v)
+                        .ok()
+                        .and_then(|v| track.position.get(v).copied().flatten())
+                        .map(|i| i as usize);
+                    except_at = *at;
+                }
+                Err(_) => dynamic = all,
+            }
+        }
+        // Sowing goes on from the place after `pos` (`len`: before the first).
+        let mut pos = match &self.start {
+            None => track.position[s as usize].map_or(len, |x| x as usize),
+            // `starting at X`: the place before X's, so X comes first.
+            Some(x) => {
+                let x = x.site(p, vm)?;
+                match track.position[x as usize] {
+                    Some(0) => {
+                        if track.cyclic {
+                            len - 1
+                        } else {
+                            len
+                        }
+                    }
+                    Some(i) => i as usize - 1,
+                    None => {
+                        return Err(Fault::error(format!(
+                            "a sowing starting at `{}`, which is not on track `{}`",
+                            p.game.sites[x as usize].name, track.name
+                        )));
+                    }
+                }
+            }
+        };
+        // A sowing takes no work from the budget: it ends when the
+        // counters lifted run out, however many there are.
+        let tabulated = self.except.is_none() || except_at != usize::MAX;
+        if order.is_none() && self.each.is_empty() && tabulated {
+            // The common case: one colour, every skip tabulated.
+            if self.dynamic.is_empty() {
+                return sow_along(vm, track, tab, pos, n, except).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)));
+            }
+            // Skips that read state: a table made for its values.
+            if let Some(ranges) = &self.keyed {
+                let at = self.base + t as usize * self.np + vm.f.mover as usize;
+                if let Some(kept) = self.kept_table(p, vm, at, track, tab, ranges) {
+                    let r = if kept.tab.live == 0 && track.cyclic {
+                        Err(all_skipped(p, t))
+                    } else {
+                        sow_along(vm, track, &kept.tab, pos, n, except)
+                            .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
+                    };
+                    vm.kept[at] = kept;
+                    return r;
+                }
+            }
+        }
+        // Counters sown one by one run the rule file's conditions or
+        // statements at each. A first lap sows what was lifted, however
+        // much (a legal move is not refused for its size); the laps of a
+        // relay are work, or many laps of a huge count would run for hours.
+        if !first && vm.fuel < n as u64 {
+            vm.fuel = 0;
+            return Err(Fault::error(format!(
+                "a relay lap of {n} counters sown one by one (for `each`, a skip that changes as the sowing goes, or colours) \
+                 would take the move past the {} steps it may take",
+                crate::engine::vm::FUEL
+            )));
+        }
+        if !first {
+            vm.fuel -= n as u64;
+        }
+        let mut left = n;
+        let mut idle = 0;
+        while left > 0 {
+            let nx = tab.next[pos];
+            if nx == OFF {
+                return Err(Fault::ILLEGAL);
+            }
+            pos = nx as usize;
+            let site = track.sites[pos];
+            if !dynamic.is_empty() || except.is_some() {
+                vm.locals[self.it] = site as i64;
+                // The clauses in their order, `it == x` in its place.
+                let mut skip = false;
+                for (k, c) in dynamic.iter().enumerate() {
+                    if k == except_at && except == Some(pos) {
+                        skip = true;
+                        break;
+                    }
+                    if c.get(p, vm)? != 0 {
+                        skip = true;
+                        break;
+                    }
+                }
+                skip |= except_at >= dynamic.len() && except == Some(pos);
+                if skip {
+                    idle += 1;
+                    if idle > len {
+                        return Err(all_skipped(p, t));
+                    }
+                    continue;
+                }
+            }
+            idle = 0;
+            let colour = order.as_mut().and_then(|u| u.next_colour()).unwrap_or(0);
+            vm.add(site, colour, 1);
+            left -= 1;
+            vm.f.last = site;
+            vm.f.last_colour = colour as u8;
+            if !self.each.is_empty() {
+                run(&self.each, p, vm)?;
+            }
+        }
+        Ok(())
+    }
+}
