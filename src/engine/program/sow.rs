@@ -375,6 +375,7 @@ impl Sow {
     /// Track `t`, and this statement's table for it and the mover (made on
     /// first use): an error if the track has no sites, or if it is cyclic
     /// and every site is skipped.
+    #[inline(always)]
     fn table<'p>(&self, p: &'p Program, vm: &mut Vm, t: u16) -> Res<(&'p Track, &'p SowTable)> {
         let track = &p.game.tracks[t as usize];
         if track.sites.is_empty() {
