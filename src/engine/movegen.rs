@@ -9,7 +9,7 @@ use super::play::{apply_frame, bind_choices, try_statements};
 use super::program::expr::SetOpnd;
 use super::program::sets::{for_each_site, set_item, set_len};
 use super::program::{ChoiceDomain, MoveProg, Program};
-use super::vm::{Fault, Frame, Res, SetV, Vm, check_range};
+use super::vm::{Fault, Frame, Res, SetV, Vm, check_range, held};
 use super::{MAX_LISTED, Move, arrange};
 
 /// Where enumerated moves go. A group is the `n` moves that share a
@@ -364,11 +364,7 @@ fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> 
     let mut n = 0;
     for &s in sites {
         picked[n] = s;
-        let held = match colours {
-            1 => counts[s as usize],
-            c => counts[s as usize * c..(s as usize + 1) * c].iter().sum(),
-        };
-        n += (held != 0) as usize;
+        n += (held(counts, colours, s) != 0) as usize;
     }
     if n == 0 {
         return Ok(None);
@@ -477,11 +473,7 @@ fn list_sites(p: &Program, vm: &mut Vm, def: &MoveProg, d: u16, id: u16, out: &m
     let mut n = 0;
     for &s in sites {
         spare[n].write(Move { def: d, args: [s as i32, 0, 0, 0], order: 0 });
-        let held = match colours {
-            1 => counts[s as usize],
-            k => counts[s as usize * k..(s as usize + 1) * k].iter().sum(),
-        };
-        n += (held != 0) as usize;
+        n += (held(counts, colours, s) != 0) as usize;
     }
     // SAFETY: the first `n` places past the length were written just above.
     unsafe { out.set_len(out.len() + n) };

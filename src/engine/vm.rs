@@ -352,11 +352,7 @@ impl Vm {
     /// Counters in a site, of every colour.
     #[inline(always)]
     pub(crate) fn count(&self, s: SiteId) -> i32 {
-        if self.colours == 1 {
-            return self.pos.counts[s as usize];
-        }
-        let c = self.colours;
-        self.pos.counts[s as usize * c..(s as usize + 1) * c].iter().sum()
+        held(&self.pos.counts, self.colours, s)
     }
 
     /// Counters of one colour (a player's) in a site.
@@ -612,6 +608,16 @@ impl Vm {
         let m = self.saved_sets.len() - n;
         self.sets.copy_from_slice(&self.saved_sets[m..]);
         self.saved_sets.truncate(m);
+    }
+}
+
+/// Counters in site `s`, of every colour, in `counts` of `colours` colours
+/// (what [`Vm::count`] reads, for callers that hold another part of the Vm).
+#[inline(always)]
+pub(crate) fn held(counts: &[i32], colours: usize, s: SiteId) -> i32 {
+    match colours {
+        1 => counts[s as usize],
+        c => counts[s as usize * c..(s as usize + 1) * c].iter().sum(),
     }
 }
 

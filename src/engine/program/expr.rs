@@ -678,7 +678,9 @@ impl Lower<'_> {
         }
         let sites = self.ty(a) == Type::Site;
         let (a, b) = (self.opnd(a), self.opnd(b));
-        // Equality of anything, and orders of numbers: by operand shapes.
+        // Equality of anything, and orders of numbers: by operand shapes
+        // (`shapes.rs`); only orders of sites, which refuse "none", and
+        // arithmetic are made here.
         let ordered = !matches!(op, BinOp::Eq | BinOp::Ne);
         let (a, b) = if sites && ordered {
             (a, b)
@@ -690,10 +692,9 @@ impl Lower<'_> {
         };
         match op {
             BinOp::And | BinOp::Or => unreachable!("chains of `and` and `or` are lowered in `x`"),
-            BinOp::Eq => bin!(a, b, |x, y| Ok((x == y) as i64)),
-            BinOp::Ne => bin!(a, b, |x, y| Ok((x != y) as i64)),
+            BinOp::Eq | BinOp::Ne => unreachable!("equalities are lowered by their shapes"),
             // Sites compare by the order they are declared in.
-            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge if sites => {
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let cmp =
                     move |p: &Program, vm: &mut Vm| -> Res<(SiteId, SiteId)> { Ok((a.site(p, vm)?, b.site(p, vm)?)) };
                 match op {
@@ -703,10 +704,6 @@ impl Lower<'_> {
                     _ => Box::new(move |p, vm| cmp(p, vm).map(|(x, y)| (x >= y) as i64)),
                 }
             }
-            BinOp::Lt => bin!(a, b, |x, y| Ok((x < y) as i64)),
-            BinOp::Le => bin!(a, b, |x, y| Ok((x <= y) as i64)),
-            BinOp::Gt => bin!(a, b, |x, y| Ok((x > y) as i64)),
-            BinOp::Ge => bin!(a, b, |x, y| Ok((x >= y) as i64)),
             BinOp::Add => bin!(a, b, |p, x, y| x.checked_add(y).ok_or_else(|| too_large(p, span))),
             BinOp::Sub => bin!(a, b, |p, x, y| x.checked_sub(y).ok_or_else(|| too_large(p, span))),
             BinOp::Mul => bin!(a, b, |p, x, y| x.checked_mul(y).ok_or_else(|| too_large(p, span))),
