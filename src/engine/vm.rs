@@ -225,6 +225,10 @@ pub(crate) struct SowTable {
     pub next: Vec<u16>,
     pub skipped: Vec<bool>,
     pub live: usize,
+    /// The same by site rather than by place, for a track that passes each
+    /// site once (empty otherwise): the site after each site of the board
+    /// (for a site off the track, the track's first live one).
+    pub succ: Vec<u16>,
 }
 
 /// A sowing table whose skips read state (see `program/stmt.rs`): made for

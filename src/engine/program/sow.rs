@@ -18,9 +18,17 @@ use crate::engine::vm::{Fault, KeptTable, Res, SowTable, Vm};
 pub(crate) const OFF: u16 = u16::MAX;
 
 impl SowTable {
-    fn new(skipped: &[bool], cyclic: bool) -> SowTable {
+    /// A statement's fixed table for `track` (never changed once made, so
+    /// it also gets the table by site, `succ`).
+    fn new(skipped: &[bool], track: &Track, sites: usize) -> SowTable {
         let mut t = SowTable::default();
-        t.fill(skipped, cyclic);
+        t.fill(skipped, track.cyclic);
+        let once = track.sites.iter().enumerate().all(|(i, &s)| track.position[s as usize] == Some(i as u16));
+        if once {
+            let site = |x: u16| if x == OFF { OFF } else { track.sites[x as usize] };
+            t.succ =
+                (0..sites).map(|s| site(t.next[track.position[s].map_or(track.sites.len(), |x| x as usize)])).collect();
+        }
         t
     }
 
@@ -58,7 +66,10 @@ impl SowTable {
     }
 }
 
-/// The table of a sowing statement for a track and the mover, made on first use.
+/// The table of a sowing statement for a track and the mover, made on
+/// first use (the caller takes it from `cell` once made).
+#[cold]
+#[inline(never)]
 fn sow_table<'p>(
     p: &'p Program,
     vm: &mut Vm,
@@ -67,9 +78,6 @@ fn sow_table<'p>(
     fixed: &[Opnd],
     it: usize,
 ) -> Res<&'p SowTable> {
-    if let Some(tab) = cell.get() {
-        return Ok(tab);
-    }
     let track = &p.game.tracks[t as usize];
     let mut skipped = vec![false; track.sites.len()];
     for (i, &site) in track.sites.iter().enumerate() {
@@ -81,7 +89,7 @@ fn sow_table<'p>(
             }
         }
     }
-    let _ = cell.set(SowTable::new(&skipped, track.cyclic));
+    let _ = cell.set(SowTable::new(&skipped, track, track.position.len()));
     Ok(cell.get().expect("set just above"))
 }
 
@@ -123,6 +131,43 @@ fn sow_along(
         }
     }
     vm.f.last = track.sites[pos];
+    vm.f.last_colour = 0;
+    Ok(())
+}
+
+/// [`sow_along`] from the site `s`, for a table by site (`tab.succ`), with
+/// no place left out: a counter a step, each a load and an add. The caller
+/// has refused a cyclic track whose every place is skipped.
+#[inline(always)]
+fn sow_sites(vm: &mut Vm, track: &Track, tab: &SowTable, s: SiteId, mut n: i32) -> Res<()> {
+    if track.cyclic && n as usize > tab.live {
+        let laps = (n - 1) / tab.live as i32;
+        for (&site, &skip) in track.sites.iter().zip(tab.skipped.iter()) {
+            if !skip {
+                vm.pos.counts[site as usize] += laps;
+            }
+        }
+        n -= laps * tab.live as i32;
+    }
+    let (succ, counts) = (&tab.succ[..], &mut vm.pos.counts[..]);
+    let mut at = s as usize;
+    if track.cyclic {
+        // Every place leads to a live one: no end to look for.
+        for _ in 0..n {
+            at = succ[at] as usize;
+            counts[at] += 1;
+        }
+    } else {
+        for _ in 0..n {
+            let nx = succ[at];
+            if nx == OFF {
+                return Err(Fault::ILLEGAL);
+            }
+            at = nx as usize;
+            counts[at] += 1;
+        }
+    }
+    vm.f.last = at as SiteId;
     vm.f.last_colour = 0;
     Ok(())
 }
@@ -219,6 +264,9 @@ impl Lower<'_> {
                 vm.f.origin = s;
                 vm.pos.counts[s as usize] = 0;
                 let (track, tab) = sow.table(p, vm, t)?;
+                if !tab.succ.is_empty() {
+                    return sow_sites(vm, track, tab, s, n);
+                }
                 let pos = track.position[s as usize].map_or(track.sites.len(), |x| x as usize);
                 sow_along(vm, track, tab, pos, n, None).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
             });
@@ -382,7 +430,10 @@ impl Sow {
             return Err(Fault::error(format!("track `{}` has no sites", track.name)));
         }
         let cell = &p.sow_tables[self.base + t as usize * self.np + vm.f.mover as usize];
-        let tab = sow_table(p, vm, cell, t, &self.fixed, self.it)?;
+        let tab = match cell.get() {
+            Some(tab) => tab,
+            None => sow_table(p, vm, cell, t, &self.fixed, self.it)?,
+        };
         if tab.live == 0 && track.cyclic {
             return Err(all_skipped(p, t));
         }
