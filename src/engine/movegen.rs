@@ -480,20 +480,14 @@ fn list_sites(p: &Program, vm: &mut Vm, def: &MoveProg, d: u16, id: u16, out: &m
     Ok(true)
 }
 
-/// The legal moves of the phase's only move declaration, when it chooses a
-/// site of a fixed set with no `where` and needs no trial, listed without
-/// the general search: false when the phase's moves are not of that shape.
+/// The legal moves of the phase's only move declaration, when it is
+/// listed by a plain loop ([`crate::engine::program::Listed`]): false when
+/// the phase's moves are not of that shape.
+#[inline(always)]
 fn list_only_move(p: &Program, vm: &mut Vm, me: u8, out: &mut Vec<Move>) -> Res<bool> {
-    let Some(Some(d)) = p.only_move.get(vm.pos.turn.phase as usize) else { return Ok(false) };
-    let def = &p.moves[*d as usize];
-    // A move of one choice (`one_site`), of a site of a set known to be fixed.
-    let (true, Some(c)) = (def.one_site, def.choices.first()) else { return Ok(false) };
-    let (None, ChoiceDomain::Set(set @ (SetOpnd::Fixed(_) | SetOpnd::OfPlayer(..)))) = (&c.filter, &c.domain) else {
-        return Ok(false);
-    };
-    vm.f = Frame::new(me);
-    let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(false) };
-    list_sites(p, vm, def, *d, id, out)
+    let Some(Some(l)) = p.listed.get(vm.pos.turn.phase as usize) else { return Ok(false) };
+    let Some(&id) = l.sets.get(me as usize) else { return Ok(false) };
+    list_sites(p, vm, &p.moves[l.def as usize], l.def, id, out)
 }
 
 /// Offers the move `mv` (all choices made) if it is legal: checked by its

@@ -99,6 +99,32 @@ pub(crate) struct MoveProg {
     pub one_site_candidates: bool,
 }
 
+/// A phase's only move when it chooses a site of a set fixed for each
+/// player (a declared set, or the mover's sites of a kind), with no `where`
+/// and no trial: its moves are that set's sites (those holding counters, if
+/// it sows them), listed without the general search (`movegen::legal_moves`).
+pub(crate) struct Listed {
+    pub def: u16,
+    /// The set, by the player to move.
+    pub sets: Box<[u16]>,
+}
+
+impl Listed {
+    fn new(moves: &[MoveProg], d: u16, np: usize) -> Option<Listed> {
+        let def = &moves[d as usize];
+        let c = def.choices.first().filter(|c| def.one_site && c.filter.is_none())?;
+        let sets: Box<[u16]> = match &c.domain {
+            ChoiceDomain::Set(SetOpnd::Fixed(id)) => vec![*id; np].into(),
+            ChoiceDomain::Set(SetOpnd::OfPlayer(ids, expr::Leaf::Mover)) if ids.len() >= np => ids.clone(),
+            ChoiceDomain::Set(SetOpnd::OfPlayer(ids, expr::Leaf::Const(pl))) => {
+                vec![*ids.get(*pl as usize)?; np].into()
+            }
+            _ => return None,
+        };
+        Some(Listed { def: d, sets })
+    }
+}
+
 /// An `end`: its condition, who wins or loses (`winner P`: true), its statements.
 pub(crate) struct EndProg {
     pub cond: Opnd,
@@ -112,6 +138,8 @@ pub struct Program {
     pub(crate) moves: Vec<MoveProg>,
     /// Each phase's move declaration, when it is the phase's only one.
     pub(crate) only_move: Vec<Option<u16>>,
+    /// Each phase's only move, when it is listed by a plain loop over a set.
+    pub(crate) listed: Vec<Option<Listed>>,
     pub(crate) avoids: Vec<Opnd>,
     pub(crate) ends: Vec<EndProg>,
     pub(crate) rounds: Vec<EndProg>,
@@ -251,7 +279,7 @@ impl Program {
                 bits
             })
             .collect();
-        let only_move = (0..game.phases.len().max(1))
+        let only_move: Vec<Option<u16>> = (0..game.phases.len().max(1))
             .map(|ph| {
                 let mut defs = moves.iter().enumerate().filter(|(_, m)| m.phase as usize == ph);
                 match (defs.next(), defs.next()) {
@@ -260,6 +288,7 @@ impl Program {
                 }
             })
             .collect();
+        let listed = only_move.iter().map(|d| Listed::new(&moves, (*d)?, game.players.len())).collect();
         let sow_tables = (0..l.sow_cells).map(|_| OnceLock::new()).collect();
         let owners = game.sites.iter().map(|s| s.owner.map_or(super::vm::NONE, |o| o as i64)).collect();
         let kinds = game.sites.iter().map(|s| s.kind.index() as u8).collect();
@@ -267,6 +296,7 @@ impl Program {
             setup,
             moves,
             only_move,
+            listed,
             avoids,
             ends,
             rounds,
