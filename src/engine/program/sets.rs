@@ -3,7 +3,7 @@
 //! `any`, `all`) over players, numbers, sets and walks.
 
 use super::expr::{Opnd, SetOpnd, too_large};
-use super::shapes::{Ev, Finish};
+use super::shapes::{Cond, Ev, Finish, Sites};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
 use crate::engine::game::{Domain, Expr, SiteId, Type, Value};
@@ -186,6 +186,9 @@ impl Lower<'_> {
         let np = self.g.players.len() as i64;
         if let (QDomain::Players, Quant::Any | Quant::All) = (&domain, q) {
             let body = self.cond(body);
+            if let Some(f) = self.players_count(q, slot, &body) {
+                return f;
+            }
             return match q {
                 Quant::All => self.finish(body, AnyPlayer::<true> { np, slot }),
                 _ => self.finish(body, AnyPlayer::<false> { np, slot }),
@@ -197,6 +200,33 @@ impl Lower<'_> {
             (QDomain::Set(s), Quant::All) => any_site::<true>(s, slot, body),
             (domain, q) => self.quant_any(q, slot, domain, body, np, span),
         }
+    }
+
+    /// `any(p in players: count(every KIND of p) OP k)`, or `all`, `k` a
+    /// constant, in a game of one colour (the commonest end condition: a
+    /// side is empty): each player's sites summed in turn, the quantifier's
+    /// variable left unwritten (the comparison is its only reader).
+    fn players_count(&self, q: Quant, slot: usize, body: &Cond) -> Option<Fx> {
+        use super::expr::Leaf;
+        let Cond::Cmp(holds, a, b) = body else { return None };
+        // `k OP count(...)` is `count(...) OP' k`, less and greater swapped.
+        let (ids, k, holds) = match (a, b) {
+            (Opnd::CountOf(ids, Leaf::Local(s)), Opnd::Leaf(Leaf::Const(k))) if *s == slot => (ids, *k, *holds),
+            (Opnd::Leaf(Leaf::Const(k)), Opnd::CountOf(ids, Leaf::Local(s))) if *s == slot => {
+                (ids, *k, (holds & 0b010) | (holds & 1) << 2 | holds >> 2)
+            }
+            _ => return None,
+        };
+        let np = self.g.players.len();
+        if self.g.colours != 1 || ids.len() < np {
+            return None;
+        }
+        let each: Box<[Sites]> =
+            ids[..np].iter().map(|&id| Sites::new(id, &self.g.sets[id as usize], self.g.sites.len())).collect();
+        Some(match q {
+            Quant::All => players_count::<true>(each, holds, k),
+            _ => players_count::<false>(each, holds, k),
+        })
     }
 
     /// A quantifier of any domain: `sum`, and what `AnyPlayer` and
@@ -388,6 +418,22 @@ impl<const ALL: bool> Finish for AnyPlayer<ALL> {
             Ok(ALL as i64)
         })
     }
+}
+
+/// [`Lower::players_count`]'s closure: `holds`, the comparison's outcomes
+/// (as [`super::shapes::Cmp`]'s), for each player's sum `each` against `k`.
+fn players_count<const ALL: bool>(each: Box<[Sites]>, holds: u8, k: i64) -> Fx {
+    Box::new(move |p, vm| {
+        for sites in &each {
+            vm.tick()?;
+            let x = sites.count(p, vm);
+            let outcome = (x >= k) as u8 + (x > k) as u8;
+            if ((holds >> outcome) & 1 != 0) != ALL {
+                return Ok(!ALL as i64);
+            }
+        }
+        Ok(ALL as i64)
+    })
 }
 
 /// `any(v in SET: body)`, or `all` with `ALL`, as [`AnyPlayer`].
