@@ -134,10 +134,10 @@ pub(crate) struct Vm {
     pub f: Frame,
     undo_counts: Vec<i32>,
     undo_vars: Vec<Value>,
-    undo_turns: Vec<Turn>,
-    /// The version of the state variables (see [`vars_changed`](Self::vars_changed))
-    /// when each saved position was saved.
-    undo_versions: Vec<u64>,
+    /// Each saved position's turn, and the version of the state variables
+    /// (see [`vars_changed`](Self::vars_changed)) when it was saved: one
+    /// stack, one push a move.
+    undo_turns: Vec<(Turn, u64)>,
     /// Which values the state variables hold: a number handed out anew at
     /// each change, and given back by an undo, so that equal versions mean
     /// equal values (what a sowing table made for the state's values asks).
@@ -288,7 +288,6 @@ impl Clone for Vm {
             undo_counts: self.undo_counts.clone(),
             undo_vars: self.undo_vars.clone(),
             undo_turns: self.undo_turns.clone(),
-            undo_versions: self.undo_versions.clone(),
             vars_version: self.vars_version,
             versions: self.versions,
             vars_claimed: true,
@@ -327,7 +326,6 @@ impl Vm {
             undo_counts: Vec::with_capacity(n * 256),
             undo_vars: Vec::with_capacity(state_slots * 256),
             undo_turns: Vec::with_capacity(256),
-            undo_versions: Vec::with_capacity(256),
             vars_version: 0,
             versions: 0,
             vars_claimed: true,
@@ -407,6 +405,7 @@ impl Vm {
         Ok(())
     }
 
+    #[inline]
     pub(crate) fn push_undo(&mut self) {
         self.history += 1;
         self.undo_counts.extend_from_slice(&self.pos.counts);
@@ -414,8 +413,7 @@ impl Vm {
         if !self.pos.vars.is_empty() {
             self.undo_vars.extend_from_slice(&self.pos.vars);
         }
-        self.undo_turns.push(self.pos.turn);
-        self.undo_versions.push(self.vars_version);
+        self.undo_turns.push((self.pos.turn, self.vars_version));
         self.vars_claimed = true;
     }
 
@@ -430,7 +428,7 @@ impl Vm {
         let at = self.undo_vars.len() - v;
         t.before.vars.clear();
         t.before.vars.extend_from_slice(&self.undo_vars[at..]);
-        t.before.turn = *self.undo_turns.last().expect("a trial pushes the position");
+        t.before.turn = self.undo_turns.last().expect("a trial pushes the position").0;
         // Field by field: the buffers kept from the last trial are reused.
         t.after.counts.clone_from(&self.pos.counts);
         t.after.vars.clone_from(&self.pos.vars);
@@ -495,7 +493,7 @@ impl Vm {
 
     /// Unmakes the last move made. Returns false when there is none.
     pub(crate) fn undo(&mut self) -> bool {
-        let Some(t) = self.undo_turns.pop() else {
+        let Some((t, version)) = self.undo_turns.pop() else {
             return false;
         };
         self.history += 1;
@@ -510,7 +508,7 @@ impl Vm {
             self.pos.vars.copy_from_slice(&self.undo_vars[at..]);
             self.undo_vars.truncate(at);
         }
-        self.vars_version = self.undo_versions.pop().unwrap_or(0);
+        self.vars_version = version;
         self.vars_claimed = true;
         self.pos.turn = t;
         true
@@ -538,7 +536,7 @@ impl Vm {
             self.seen = vec![0; 1 << SEEN_BITS];
         }
         for k in self.undo_prints.len()..self.undo_turns.len() {
-            let print = fingerprint(&self.undo_counts[k * n..(k + 1) * n], &self.undo_turns[k]);
+            let print = fingerprint(&self.undo_counts[k * n..(k + 1) * n], &self.undo_turns[k].0);
             self.seen[seen_slot(print)] += 1;
             self.undo_prints.push(print);
         }
@@ -548,7 +546,7 @@ impl Vm {
         }
         (0..self.undo_turns.len())
             .filter(|&k| {
-                let t = self.undo_turns[k];
+                let t = self.undo_turns[k].0;
                 self.undo_prints[k] == here
                     && t.to_move == self.pos.turn.to_move
                     && t.phase == self.pos.turn.phase
@@ -571,8 +569,9 @@ impl Vm {
     /// position before the move being made); swapping again swaps back.
     pub(crate) fn swap_with_saved(&mut self) -> bool {
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
-        let Some(t) = self.undo_turns.last_mut() else { return false };
+        let Some((t, version)) = self.undo_turns.last_mut() else { return false };
         std::mem::swap(t, &mut self.pos.turn);
+        std::mem::swap(version, &mut self.vars_version);
         self.history += 1;
         // The saved position changes: its fingerprint is made again.
         self.forget_prints(self.undo_turns.len() - 1);
@@ -580,9 +579,6 @@ impl Vm {
         self.undo_counts[at..].swap_with_slice(&mut self.pos.counts);
         let at = self.undo_vars.len() - v;
         self.undo_vars[at..].swap_with_slice(&mut self.pos.vars);
-        if let Some(saved) = self.undo_versions.last_mut() {
-            std::mem::swap(saved, &mut self.vars_version);
-        }
         self.vars_claimed = true;
         true
     }
