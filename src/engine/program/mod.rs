@@ -12,7 +12,7 @@
 pub(crate) mod expr;
 mod memo;
 pub(crate) mod sets;
-mod shapes;
+pub(crate) mod shapes;
 mod sow;
 pub(crate) mod stmt;
 mod tables;

@@ -32,7 +32,7 @@ impl Ev for Opnd {
 }
 
 /// A constant.
-pub(crate) struct K(i64);
+pub(crate) struct K(pub(crate) i64);
 impl Ev for K {
     #[inline(always)]
     fn ev(&self, _: &Program, _: &mut Vm) -> Res<i64> {
@@ -41,7 +41,7 @@ impl Ev for K {
 }
 
 /// A local variable.
-pub(crate) struct Local(usize);
+pub(crate) struct Local(pub(crate) usize);
 impl Ev for Local {
     #[inline(always)]
     fn ev(&self, _: &Program, vm: &mut Vm) -> Res<i64> {
@@ -81,6 +81,8 @@ pub(crate) trait Index: Ev {
 impl Index for Local {}
 impl Index for Mover {}
 impl Index for Last {}
+impl Index for K {}
+impl Index for Opnd {}
 
 /// `count(x)` of a site, in a game of one colour.
 pub(crate) struct CountAt<S>(S);

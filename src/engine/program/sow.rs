@@ -8,7 +8,8 @@
 
 use std::sync::OnceLock;
 
-use super::expr::Opnd;
+use super::expr::{Leaf, Opnd};
+use super::shapes::{Index, K, Local};
 use super::{Block, Fst, Lower, Program, run};
 use crate::engine::arrange;
 use crate::engine::game::{Expr, SiteId, Stmt, Track, Type};
@@ -172,6 +173,28 @@ fn sow_sites(vm: &mut Vm, track: &Track, tab: &SowTable, s: SiteId, mut n: i32) 
     Ok(())
 }
 
+/// The commonest sowing (see [`Lower::sow`]): every counter of the site
+/// `src` along the track `trk`, its skips fixed.
+fn plain_sowing<S: Index, T: Index>(src: S, trk: T, sow: Sow) -> Fst {
+    Box::new(move |p, vm| {
+        let s = src.index(p, vm, "a site")? as SiteId;
+        let t = trk.index(p, vm, "a track")? as u16;
+        vm.read(s);
+        let n = vm.pos.counts[s as usize];
+        if n <= 0 {
+            return Err(Fault::ILLEGAL);
+        }
+        vm.f.origin = s;
+        vm.pos.counts[s as usize] = 0;
+        let (track, tab) = sow.table(p, vm, t)?;
+        if !tab.succ.is_empty() {
+            return sow_sites(vm, track, tab, s, n);
+        }
+        let pos = track.position[s as usize].map_or(track.sites.len(), |x| x as usize);
+        sow_along(vm, track, tab, pos, n, None).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
+    })
+}
+
 /// Whether the state at `ranges` of `vars` is still `key`.
 fn same_state(
     key: &[crate::engine::game::Value],
@@ -253,23 +276,14 @@ impl Lower<'_> {
             && sow.except.is_none()
             && self.g.colours == 1;
         if plain {
-            return Box::new(move |p, vm| {
-                let s = src.site(p, vm)?;
-                let t = sow.trk.track(p, vm)?;
-                vm.read(s);
-                let n = vm.pos.counts[s as usize];
-                if n <= 0 {
-                    return Err(Fault::ILLEGAL);
-                }
-                vm.f.origin = s;
-                vm.pos.counts[s as usize] = 0;
-                let (track, tab) = sow.table(p, vm, t)?;
-                if !tab.succ.is_empty() {
-                    return sow_sites(vm, track, tab, s, n);
-                }
-                let pos = track.position[s as usize].map_or(track.sites.len(), |x| x as usize);
-                sow_along(vm, track, tab, pos, n, None).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
-            });
+            // Its source and track read in place in their commonest shapes.
+            let mut sow = sow;
+            let trk = std::mem::replace(&mut sow.trk, Opnd::Leaf(Leaf::Const(0)));
+            return match (src, trk) {
+                (Opnd::Leaf(Leaf::Local(s)), Opnd::Leaf(Leaf::Const(t))) => plain_sowing(Local(s), K(t), sow),
+                (src, Opnd::Leaf(Leaf::Const(t))) => plain_sowing(src, K(t), sow),
+                (src, trk) => plain_sowing(src, trk, sow),
+            };
         }
         Box::new(move |p, vm| {
             let mut s = src.site(p, vm)?;
