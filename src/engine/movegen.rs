@@ -448,7 +448,7 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
 /// Lists the moves of declaration `d`, which chooses a site of the fixed
 /// set `id` with no `where` (those that hold counters, if the move needs
 /// them); false if they would be too many to list.
-#[inline]
+#[inline(always)]
 fn list_sites(p: &Program, vm: &mut Vm, def: &MoveProg, d: u16, id: u16, out: &mut Vec<Move>) -> Res<bool> {
     let sites = &p.game.sets[id as usize];
     if ((out.len() + sites.len()) as u128) > MAX_LISTED {

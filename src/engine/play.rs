@@ -7,7 +7,7 @@ use super::vm::{Fault, Frame, NONE, Res, Vm};
 use super::{AFTER_DRAWS, Move, Outcome, SCORE_DRAWS, SETTLE_DRAWS, Verdict, movegen};
 
 /// Binds the first `upto` choices of a move to the values it chose.
-#[inline]
+#[inline(always)]
 pub(crate) fn bind_choices(def: &MoveProg, upto: usize, mv: &Move, vm: &mut Vm) {
     for (j, c) in def.choices[..upto].iter().enumerate() {
         vm.locals[c.slot] = if c.is_order() { NONE } else { mv.args[j] as i64 };
@@ -132,23 +132,41 @@ pub(crate) fn try_statements(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
 
 /// Runs the first `end` whose condition holds, and ends the game; else,
 /// with `when stuck: end { ... }`, ends it if the player to move is stuck.
+/// The conditions are asked in place at every move; what follows one that
+/// holds is out of line.
+#[inline(always)]
 fn check_ends(p: &Program, vm: &mut Vm) -> Res<()> {
-    for super::program::EndProg { cond, verdict, body } in &p.ends {
-        if cond.get(p, vm)? != 0 {
-            let verdict = match verdict {
-                Some((winner, who)) => {
-                    let who = who.player(p, vm)?;
-                    if *winner { Verdict::Wins(who) } else { Verdict::Loses(who) }
-                }
-                None => Verdict::Score,
-            };
-            run(body, p, vm)?;
-            vm.pos.turn.ended = true;
-            vm.pos.turn.verdict = verdict;
-            return Ok(());
+    for end in &p.ends {
+        if end.cond.get(p, vm)? != 0 {
+            return end_by(p, vm, end);
         }
     }
-    if !p.stuck_body.is_empty() && !movegen::can_move(p, vm, vm.pos.turn.to_move)? {
+    if !p.stuck_body.is_empty() {
+        return end_if_stuck(p, vm);
+    }
+    Ok(())
+}
+
+/// Ends the game by `end`, whose condition holds: its verdict, its statements.
+#[inline(never)]
+fn end_by(p: &Program, vm: &mut Vm, end: &super::program::EndProg) -> Res<()> {
+    let verdict = match &end.verdict {
+        Some((winner, who)) => {
+            let who = who.player(p, vm)?;
+            if *winner { Verdict::Wins(who) } else { Verdict::Loses(who) }
+        }
+        None => Verdict::Score,
+    };
+    run(&end.body, p, vm)?;
+    vm.pos.turn.ended = true;
+    vm.pos.turn.verdict = verdict;
+    Ok(())
+}
+
+/// With `when stuck: end { ... }`: ends the game if the player to move is stuck.
+#[inline(never)]
+fn end_if_stuck(p: &Program, vm: &mut Vm) -> Res<()> {
+    if !movegen::can_move(p, vm, vm.pos.turn.to_move)? {
         let stuck = vm.pos.turn.to_move;
         run(&p.stuck_body, p, vm)?;
         vm.pos.turn.ended = true;
