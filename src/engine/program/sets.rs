@@ -3,7 +3,7 @@
 //! `any`, `all`) over players, numbers, sets and walks.
 
 use super::expr::{Opnd, SetOpnd, too_large};
-use super::shapes::{Cond, Ev, Finish, Sites};
+use super::shapes::{Cond, Ev, Finish, Sites, WINDOW, window_sum};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
 use crate::engine::game::{Domain, Expr, SiteId, Type, Value};
@@ -223,6 +223,20 @@ impl Lower<'_> {
         }
         let each: Box<[Sites]> =
             ids[..np].iter().map(|&id| Sites::new(id, &self.g.sets[id as usize], self.g.sites.len())).collect();
+        // Every player's sites a window: no match on their shape.
+        let windows: Option<Box<[Window]>> = each
+            .iter()
+            .map(|s| match s {
+                Sites::Window(id, w, mask) => Some((*id, *w, *mask)),
+                _ => None,
+            })
+            .collect();
+        if let Some(windows) = windows {
+            return Some(match q {
+                Quant::All => players_windows::<true>(windows, holds, k),
+                _ => players_windows::<false>(windows, holds, k),
+            });
+        }
         Some(match q {
             Quant::All => players_count::<true>(each, holds, k),
             _ => players_count::<false>(each, holds, k),
@@ -427,6 +441,28 @@ fn players_count<const ALL: bool>(each: Box<[Sites]>, holds: u8, k: i64) -> Fx {
         for sites in &each {
             vm.tick()?;
             let x = sites.count(p, vm);
+            let outcome = (x >= k) as u8 + (x > k) as u8;
+            if ((holds >> outcome) & 1 != 0) != ALL {
+                return Ok(!ALL as i64);
+            }
+        }
+        Ok(ALL as i64)
+    })
+}
+
+/// A player's sites as a window of counts: the set, where the window
+/// begins, and which of its counts are the player's.
+type Window = (u16, usize, [i32; WINDOW]);
+
+/// [`players_count`] when every player's sites are a window.
+fn players_windows<const ALL: bool>(each: Box<[Window]>, holds: u8, k: i64) -> Fx {
+    Box::new(move |p, vm| {
+        for (id, w, mask) in &each {
+            vm.tick()?;
+            if !vm.banks.is_empty() {
+                read_set(p, vm, SetV::Fixed(*id));
+            }
+            let x = window_sum(&vm.pos.counts, *w, mask);
             let outcome = (x >= k) as u8 + (x > k) as u8;
             if ((holds >> outcome) & 1 != 0) != ALL {
                 return Ok(!ALL as i64);

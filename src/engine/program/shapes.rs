@@ -96,7 +96,7 @@ impl<S: Index> Ev for CountAt<S> {
 }
 
 /// Sites summed as a window of this many counts.
-const WINDOW: usize = 8;
+pub(crate) const WINDOW: usize = 8;
 
 /// The sites of a fixed set: the number of the set (for the banks), and
 /// its sites. A run of at most [`WINDOW`] consecutive sites is summed as a
@@ -140,16 +140,20 @@ impl Sites {
         }
         let counts = &vm.pos.counts;
         match self {
-            Sites::Window(_, w, mask) => {
-                let window: &[i32; WINDOW] = counts[*w..*w + WINDOW].try_into().expect("a window");
-                window.iter().zip(mask).map(|(c, m)| c & m).sum::<i32>() as i64
-            }
+            Sites::Window(_, w, mask) => window_sum(counts, *w, mask),
             // In 32 bits, as the counts are (no game holds 2^31 counters:
             // `put` keeps them to MAX_COUNT), which vectorises.
             Sites::Run(_, a, b) => counts[*a..*b].iter().sum::<i32>() as i64,
             Sites::List(_, sites) => sites.iter().map(|&s| counts[s as usize] as i64).sum(),
         }
     }
+}
+
+/// The counts of the window of [`WINDOW`] counts from `w` that `mask` keeps.
+#[inline(always)]
+pub(crate) fn window_sum(counts: &[i32], w: usize, mask: &[i32; WINDOW]) -> i64 {
+    let window: &[i32; WINDOW] = counts[w..w + WINDOW].try_into().expect("a window");
+    window.iter().zip(mask).map(|(c, m)| c & m).sum::<i32>() as i64
 }
 
 /// `count(every KIND of p)`, in a game of one colour: each player's sites
