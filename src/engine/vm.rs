@@ -492,6 +492,7 @@ impl Vm {
     }
 
     /// Unmakes the last move made. Returns false when there is none.
+    #[inline]
     pub(crate) fn undo(&mut self) -> bool {
         let Some((t, version)) = self.undo_turns.pop() else {
             return false;
