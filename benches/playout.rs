@@ -9,11 +9,13 @@
 //! --variant standard`, written plainly (a byte per hole, no allocation). It
 //! lives here, never in `src/`: it is the yardstick, not part of the engine.
 //! Before anything is timed, both play the same seeded games and must agree
-//! on every game's final stores and length.
+//! on every game's final stores and length. Then the two are timed in turns
+//! side by side (the line `kalah_6_4 in turns`: the ratio of native to
+//! interpreted, the median of 400 turns), and by criterion one after the other.
 
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mancala::compile::{Config, compile_file};
@@ -68,6 +70,7 @@ fn kalah_side_by_side(c: &mut Criterion) {
             "seed {seed}: the interpreter and the native engine disagree"
         );
     }
+    interleaved(&mut e, &mut moves);
     let mut group = c.benchmark_group("kalah_6_4");
     group.throughput(Throughput::Elements(1));
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -75,6 +78,47 @@ fn kalah_side_by_side(c: &mut Criterion) {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     group.bench_function("interpreted", |b| b.iter(|| black_box(interpreted_playout(&mut e, &mut moves, &mut rng))));
     group.finish();
+}
+
+/// The ratio measured in turns: native and interpreted playouts of the same
+/// seeded games alternate in turns of 500, and each turn's native time is
+/// divided by the interpreted time of the turn beside it; the median of 400
+/// turns is printed, with its quartiles. Criterion times the two one after
+/// the other, some seconds apart: on a shared machine whose speed drifts by
+/// more than that from minute to minute, their ratio can move by as much as
+/// a change being measured; turns side by side see the same machine.
+fn interleaved(e: &mut Engine, moves: &mut Vec<Move>) {
+    const TURNS: usize = 400;
+    const PLAYOUTS: u64 = 500;
+    let (mut native_rng, mut rng) = (ChaCha8Rng::seed_from_u64(1), ChaCha8Rng::seed_from_u64(1));
+    let (mut native_time, mut time) = (Duration::ZERO, Duration::ZERO);
+    let mut ratios = Vec::with_capacity(TURNS);
+    for _ in 0..TURNS {
+        let start = Instant::now();
+        for _ in 0..PLAYOUTS {
+            black_box(Native::playout(&mut native_rng));
+        }
+        let native = start.elapsed();
+        let start = Instant::now();
+        for _ in 0..PLAYOUTS {
+            black_box(interpreted_playout(e, moves, &mut rng));
+        }
+        let interpreted = start.elapsed();
+        ratios.push(native.as_secs_f64() / interpreted.as_secs_f64());
+        native_time += native;
+        time += interpreted;
+    }
+    ratios.sort_by(f64::total_cmp);
+    let per = |d: Duration| d.as_secs_f64() * 1e6 / (TURNS as u64 * PLAYOUTS) as f64;
+    println!(
+        "kalah_6_4 in turns: native {:.3} µs, interpreted {:.3} µs a playout; native / interpreted {:.3} \
+         (median of {TURNS} turns of {PLAYOUTS} playouts each; quartiles {:.3} and {:.3})",
+        per(native_time),
+        per(time),
+        ratios[TURNS / 2],
+        ratios[TURNS / 4],
+        ratios[3 * TURNS / 4]
+    );
 }
 
 /// Every shipped game and variant: a random game from the start to its end
