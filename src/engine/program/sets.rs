@@ -233,13 +233,13 @@ impl Lower<'_> {
             .collect();
         if let Some(windows) = windows {
             return Some(match q {
-                Quant::All => players_windows::<true>(windows, holds, k),
-                _ => players_windows::<false>(windows, holds, k),
+                Quant::All => players_count::<true, _>(windows, holds, k),
+                _ => players_count::<false, _>(windows, holds, k),
             });
         }
         Some(match q {
-            Quant::All => players_count::<true>(each, holds, k),
-            _ => players_count::<false>(each, holds, k),
+            Quant::All => players_count::<true, _>(each, holds, k),
+            _ => players_count::<false, _>(each, holds, k),
         })
     }
 
@@ -434,35 +434,41 @@ impl<const ALL: bool> Finish for AnyPlayer<ALL> {
     }
 }
 
-/// [`Lower::players_count`]'s closure: `holds`, the comparison's outcomes
-/// (as [`super::shapes::Cmp`]'s), for each player's sum `each` against `k`.
-fn players_count<const ALL: bool>(each: Box<[Sites]>, holds: u8, k: i64) -> Fx {
-    Box::new(move |p, vm| {
-        for sites in &each {
-            vm.tick()?;
-            let x = sites.count(p, vm);
-            let outcome = (x >= k) as u8 + (x > k) as u8;
-            if ((holds >> outcome) & 1 != 0) != ALL {
-                return Ok(!ALL as i64);
-            }
-        }
-        Ok(ALL as i64)
-    })
-}
-
 /// A player's sites as a window of counts: the set, where the window
 /// begins, and which of its counts are the player's.
 type Window = (u16, usize, [i32; WINDOW]);
 
-/// [`players_count`] when every player's sites are a window.
-fn players_windows<const ALL: bool>(each: Box<[Window]>, holds: u8, k: i64) -> Fx {
+/// What [`players_count`] sums of each player: their sites in any shape,
+/// or as a window (no match on the shape).
+trait PlayerSum: Send + Sync + 'static {
+    fn sum(&self, p: &Program, vm: &mut Vm) -> i64;
+}
+
+impl PlayerSum for Sites {
+    #[inline(always)]
+    fn sum(&self, p: &Program, vm: &mut Vm) -> i64 {
+        self.count(p, vm)
+    }
+}
+
+impl PlayerSum for Window {
+    #[inline(always)]
+    fn sum(&self, p: &Program, vm: &mut Vm) -> i64 {
+        let (id, w, mask) = self;
+        if !vm.banks.is_empty() {
+            read_set(p, vm, SetV::Fixed(*id));
+        }
+        window_sum(&vm.pos.counts, *w, mask)
+    }
+}
+
+/// [`Lower::players_count`]'s closure: `holds`, the comparison's outcomes
+/// (as [`super::shapes::Cmp`]'s), for each player's sum `each` against `k`.
+fn players_count<const ALL: bool, S: PlayerSum>(each: Box<[S]>, holds: u8, k: i64) -> Fx {
     Box::new(move |p, vm| {
-        for (id, w, mask) in &each {
+        for sites in &each {
             vm.tick()?;
-            if !vm.banks.is_empty() {
-                read_set(p, vm, SetV::Fixed(*id));
-            }
-            let x = window_sum(&vm.pos.counts, *w, mask);
+            let x = sites.sum(p, vm);
             let outcome = (x >= k) as u8 + (x > k) as u8;
             if ((holds >> outcome) & 1 != 0) != ALL {
                 return Ok(!ALL as i64);
