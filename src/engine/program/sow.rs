@@ -112,7 +112,13 @@ fn sow_along(
         if live == 0 {
             return Err(None);
         }
-        n = whole_laps(vm, track, tab, n, live, except);
+        let laps = (n - 1) / live as i32;
+        for (i, (&site, &skip)) in track.sites.iter().zip(tab.skipped.iter()).enumerate() {
+            if !skip && except != Some(i) {
+                vm.pos.counts[site as usize] += laps;
+            }
+        }
+        n -= laps * live as i32;
     }
     while n > 0 {
         let nx = tab.next[pos];
@@ -130,27 +136,19 @@ fn sow_along(
     Ok(())
 }
 
-/// The whole laps of `n` counters around a cyclic track whose `live`
-/// places (those not skipped, but the place `except`) are fewer, added at
-/// once: the counters left to sow one by one (1 to `live`).
-#[inline(always)]
-fn whole_laps(vm: &mut Vm, track: &Track, tab: &SowTable, n: i32, live: usize, except: Option<usize>) -> i32 {
-    let laps = (n - 1) / live as i32;
-    for (i, (&site, &skip)) in track.sites.iter().zip(tab.skipped.iter()).enumerate() {
-        if !skip && except != Some(i) {
-            vm.pos.counts[site as usize] += laps;
-        }
-    }
-    n - laps * live as i32
-}
-
 /// [`sow_along`] from the site `s`, for a table by site (`tab.succ`), with
 /// no place left out: a counter a step, each a load and an add. The caller
 /// has refused a cyclic track whose every place is skipped.
 #[inline(always)]
 fn sow_sites(vm: &mut Vm, track: &Track, tab: &SowTable, s: SiteId, mut n: i32) -> Res<()> {
     if track.cyclic && n as usize > tab.live {
-        n = whole_laps(vm, track, tab, n, tab.live, None);
+        let laps = (n - 1) / tab.live as i32;
+        for (&site, &skip) in track.sites.iter().zip(tab.skipped.iter()) {
+            if !skip {
+                vm.pos.counts[site as usize] += laps;
+            }
+        }
+        n -= laps * tab.live as i32;
     }
     let (succ, counts) = (&tab.succ[..], &mut vm.pos.counts[..]);
     let mut at = s as usize;
