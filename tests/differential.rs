@@ -299,24 +299,61 @@ fn wheres_waived_by_their_first_terms() {
     }
     // The failures above happen, and part way through games.
     for (option, message) in [("bold", "has no member 5"), ("risky", "none")] {
-        let game = compile(file, &[], &[(option, "true")]);
-        let failed = (0..40u64)
-            .filter_map(|seed| {
-                let mut e = Engine::with_seed(game.clone(), seed).unwrap();
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                for ply in 0.. {
-                    match e.sample_move(&mut rng) {
-                        Ok(Some(mv)) => e.apply(mv).ok()?,
-                        Ok(None) => return None,
-                        Err(h) => return Some((ply, format!("{h:?}"))),
-                    }
-                }
-                None
-            })
-            .collect::<Vec<_>>();
-        assert!(failed.iter().any(|(ply, _)| *ply > 2), "{option}: {failed:?}");
-        assert!(failed.iter().all(|(_, m)| m.contains(message)), "{option}: {failed:?}");
+        fail_part_way(file, option, message);
     }
+}
+
+/// Random games of `file` with `option` on: some go wrong, after their
+/// first plies, and every one with `message`.
+fn fail_part_way(file: &str, option: &str, message: &str) {
+    let game = compile(file, &[], &[(option, "true")]);
+    let failed = (0..40u64)
+        .filter_map(|seed| {
+            let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for ply in 0.. {
+                match e.sample_move(&mut rng) {
+                    Ok(Some(mv)) => e.apply(mv).ok()?,
+                    Ok(None) => return None,
+                    Err(h) => return Some((ply, format!("{h:?}"))),
+                }
+            }
+            None
+        })
+        .collect::<Vec<_>>();
+    assert!(failed.iter().any(|(ply, _)| *ply > 2), "{option}: {failed:?}");
+    assert!(failed.iter().all(|(_, m)| m.contains(message)), "{option}: {failed:?}");
+}
+
+/// `where`s that begin with `and` terms reading nothing of the choice: the
+/// executor asks those once for all the values of a choice (sites, numbers,
+/// players; one choice or two) and, while they fail, tries none; the
+/// reference executor asks the whole `where` at each value. With `risky`,
+/// a first term goes wrong at some positions; with `wild`, a choice's
+/// domain, whatever its `where` would say: both executors must go wrong at
+/// the same plies with the same message.
+#[test]
+fn wheres_guarded_by_their_first_terms() {
+    let file = "tests/engine/guards.mancala";
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 100, 300);
+        agree(file, &[], &[("k", k), ("risky", "true")], 60, 300);
+        agree(file, &[], &[("k", k), ("wild", "true")], 60, 300);
+    }
+    fail_part_way(file, "risky", "none");
+    fail_part_way(file, "wild", "none");
+    // Each kind of move is made: each guard both holds and fails.
+    let game = compile(file, &[], &[]);
+    let mut made = vec![0; game.moves.len()];
+    for seed in 0..40 {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+            e.apply(mv).unwrap();
+            made[mv.def as usize] += 1;
+        }
+    }
+    assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
 }
 
 /// A move drawn at random that had to be tried first is made from what its

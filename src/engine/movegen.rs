@@ -6,9 +6,10 @@
 use super::draw::Candidates;
 use super::game::SiteId;
 use super::play::{apply_frame, bind_choices, try_statements};
+use super::program::expr::Opnd;
 use super::program::expr::SetOpnd;
 use super::program::sets::{for_each_site, set_item, set_len};
-use super::program::{ChoiceDomain, MoveProg, Program};
+use super::program::{ChoiceDomain, Gate, MoveProg, Program};
 use super::vm::{Fault, Frame, Res, SetV, Vm, check_range, held};
 use super::{MAX_LISTED, Move, arrange};
 
@@ -327,7 +328,11 @@ fn draw_listed(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candi
 fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> Res<Option<(Move, usize)>> {
     let Some(&Some(d)) = p.only_move.get(vm.pos.turn.phase as usize) else { return Ok(None) };
     let (d, def) = (d as usize, &p.moves[d as usize]);
-    if !def.one_site_candidates || (def.choices[0].filter.is_some() && def.choices[0].waiver.is_none()) {
+    if !def.one_site_candidates {
+        return Ok(None);
+    }
+    let c = &def.choices[0];
+    if c.filter.is_some() && c.waiver.is_none() && c.guard.is_none() {
         return Ok(None);
     }
     // Only a set known to be fixed (a declared one, or a player's sites of a
@@ -336,7 +341,8 @@ fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> 
         return Ok(None);
     };
     vm.f = Frame::new(me);
-    if def.choices[0].filter_now(p, vm).is_some() {
+    // Shut: no site passes; the general path finds none as well.
+    if !matches!(c.gate(p, vm), Gate::Open(None)) {
         return Ok(None);
     }
     let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(None) };
@@ -379,7 +385,7 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
     let c = &def.choices[0];
     let ChoiceDomain::Set(set) = &c.domain else { unreachable!("one_site is a choice of a set") };
     let set = set.get(p, vm)?;
-    let filter = c.filter_now(p, vm);
+    let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
     // The commonest case of all: a fixed set, no `where`, the moves listed.
     if let (SetV::Fixed(id), None, Sink::List(out)) = (set, filter, &mut *sink)
         && list_sites(p, vm, def, mv.def, id, out)?
@@ -570,12 +576,12 @@ fn try_choice(
     sink: &mut Sink,
     v: i64,
     arg: i32,
+    filter: Option<&Opnd>,
 ) -> Res<bool> {
     vm.tick()?;
     bind_choices(def, i, mv, vm);
-    let c = &def.choices[i];
-    vm.locals[c.slot] = v;
-    if let Some(f) = &c.filter
+    vm.locals[def.choices[i].slot] = v;
+    if let Some(f) = filter
         && f.get(p, vm)? == 0
     {
         return Ok(false);
@@ -591,36 +597,42 @@ fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, 
     }
     // Bind earlier choices again: evaluation of later domains may use them.
     bind_choices(def, i, mv, vm);
-    match &def.choices[i].domain {
+    let c = &def.choices[i];
+    // The `where` for every value, once the domain is known.
+    match &c.domain {
         ChoiceDomain::Range(a, b) => {
             let lo = a.get(p, vm)?;
             let hi = b.get(p, vm)?;
             check_range(lo, hi)?;
+            let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
             for v in lo..=hi {
-                if try_choice(p, vm, def, i, mv, sink, v, v as i32)? {
+                if try_choice(p, vm, def, i, mv, sink, v, v as i32, filter)? {
                     return Ok(());
                 }
             }
         }
         ChoiceDomain::Set(s) => {
             let set = s.get(p, vm)?;
+            let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
             for k in 0..set_len(p, set) {
                 let site = set_item(p, set, k);
-                if try_choice(p, vm, def, i, mv, sink, site as i64, site as i32)? {
+                if try_choice(p, vm, def, i, mv, sink, site as i64, site as i32, filter)? {
                     return Ok(());
                 }
             }
         }
         ChoiceDomain::Players => {
+            let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
             for pl in 0..p.game.players.len() as i64 {
-                if try_choice(p, vm, def, i, mv, sink, pl, pl as i32)? {
+                if try_choice(p, vm, def, i, mv, sink, pl, pl as i32, filter)? {
                     return Ok(());
                 }
             }
         }
         ChoiceDomain::Tracks => {
+            let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
             for t in 0..p.game.tracks.len() as i64 {
-                if try_choice(p, vm, def, i, mv, sink, t, t as i32)? {
+                if try_choice(p, vm, def, i, mv, sink, t, t as i32, filter)? {
                     return Ok(());
                 }
             }

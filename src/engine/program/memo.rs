@@ -121,6 +121,23 @@ impl Lower<'_> {
         Some(self.filter(&waiver))
     }
 
+    /// A choice's `where` split after the closed `and` terms that begin it
+    /// (they read nothing of the choice, nor of any choice before it): those
+    /// terms, and the `where` without them (`None` when they are all of it).
+    /// A rule that offers a move only in some state is one: `choosing and
+    /// count(x) > 0`. `None` when the `where` does not begin so.
+    pub(crate) fn guard(&mut self, e: &Expr) -> Option<(super::expr::Opnd, Option<super::expr::Opnd>)> {
+        let mut conjuncts = Vec::new();
+        and_terms(e, &mut conjuncts);
+        let closed = conjuncts.iter().take_while(|t| self.scan(t, &mut Vec::new()).closed()).count();
+        let join = |parts: &[&Expr]| {
+            parts.iter().map(|&t| t.clone()).reduce(|a, b| Expr::Bin(BinOp::And, Box::new(a), Box::new(b)))
+        };
+        let guard = join(&conjuncts[..closed])?;
+        let rest = join(&conjuncts[closed..]);
+        Some((self.filter(&guard), rest.map(|r| self.filter(&r))))
+    }
+
     fn worth(&self, e: &Expr, i: &Info) -> bool {
         (i.heavy || i.size >= LARGE) && !matches!(self.ty(e), Type::Set | Type::Order)
     }
@@ -209,6 +226,17 @@ impl Lower<'_> {
             }
             Ok(v)
         }))
+    }
+}
+
+/// The terms of a chain of `and`s, in order.
+fn and_terms<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Bin(BinOp::And, a, b) => {
+            and_terms(a, out);
+            and_terms(b, out);
+        }
+        _ => out.push(e),
     }
 }
 

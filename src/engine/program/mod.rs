@@ -55,6 +55,18 @@ pub(crate) struct Choice {
     /// The closed `or` terms that begin the `where`: while they hold, every
     /// value passes (see `memo.rs`, [`Lower::waiver`]).
     pub waiver: Option<Opnd>,
+    /// The closed `and` terms that begin the `where`, and the `where`
+    /// without them (`None`: nothing is left): while the first fail, no
+    /// value passes; while they hold, the rest decides (see [`Lower::guard`]).
+    pub guard: Option<(Opnd, Option<Opnd>)>,
+}
+
+/// What a choice's `where` makes of its values now (see [`Choice::gate`]).
+pub(crate) enum Gate<'a> {
+    /// No value passes.
+    Shut,
+    /// The values that pass this test (every value: `None`).
+    Open(Option<&'a Opnd>),
 }
 
 impl Choice {
@@ -80,6 +92,37 @@ impl Choice {
         match w.get(p, vm) {
             Ok(v) if v != 0 => None,
             _ => self.filter.as_ref(),
+        }
+    }
+
+    /// As [`Choice::filter_now`], and shut while the `where`'s guard fails:
+    /// for the values of a choice that is not an order of colours, worked
+    /// out once before they are tried. The guard reads no local variable,
+    /// so it is the same for every value; and the `where` evaluates it
+    /// first, so each value would fail on it (or pass to the rest) in the
+    /// same way. A guard that fails to evaluate decides nothing (and costs
+    /// no work): the whole `where` then meets the same failure where it
+    /// always did, or none if no value is tested.
+    #[inline(always)]
+    pub(crate) fn gate(&self, p: &Program, vm: &mut Vm) -> Gate<'_> {
+        match &self.guard {
+            None => Gate::Open(self.filter_now(p, vm)),
+            Some((g, rest)) => self.guarded(g, rest.as_ref(), p, vm),
+        }
+    }
+
+    fn guarded<'a>(&'a self, g: &Opnd, rest: Option<&'a Opnd>, p: &Program, vm: &mut Vm) -> Gate<'a> {
+        if self.waiver.is_some() && self.filter_now(p, vm).is_none() {
+            return Gate::Open(None);
+        }
+        let fuel = vm.fuel;
+        match g.get(p, vm) {
+            Ok(0) => Gate::Shut,
+            Ok(_) => Gate::Open(rest),
+            Err(_) => {
+                vm.fuel = fuel;
+                Gate::Open(self.filter.as_ref())
+            }
         }
     }
 }
@@ -229,7 +272,8 @@ impl Program {
                 // The move requires counters in this choice's site anyway.
                 let nonempty = (def.nonempty == Some(i)).then_some(p.slot);
                 let waiver = p.filter.as_ref().filter(|_| memos).and_then(|f| l.waiver(f, nonempty));
-                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver });
+                let guard = p.filter.as_ref().filter(|_| memos).and_then(|f| l.guard(f));
+                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard });
             }
             let body = l.block(&def.body);
             let one_site_candidates = choices.len() == 1
