@@ -242,7 +242,7 @@ impl Compiler {
                 }
             }
             self.locals_used(locals, m.span);
-            let (nonempty, rest) = precheck(&body, &params, &self.game.tracks);
+            let (nonempty, rest) = precheck(&body, &params, &self.game);
             let needs_trial = body[rest..].iter().any(needs_trial);
             if let Some(i) = nonempty
                 && i + 1 == params.len()
@@ -548,32 +548,45 @@ fn needs_trial(s: &g::Stmt) -> bool {
     }
 }
 
-/// A move whose first statement sows all of a chosen site along a fixed
-/// cyclic track can only fail when that site is empty: the executor checks
-/// that directly instead of trying the move. Returns the choice to check and
-/// how many leading statements the check covers.
-fn precheck(body: &[g::Stmt], params: &[Param], tracks: &[g::Track]) -> (Option<usize>, usize) {
+/// A move whose first statement sows all of a chosen site along a cyclic
+/// track (a fixed one, or one of a family of cyclic tracks: `loop[mover]`)
+/// can only fail when that site is empty: the executor checks that directly
+/// instead of trying the move. So can one whose sowing comes after
+/// statements that only set state or name values (`let`, `set`: they cannot
+/// refuse a move, nor change a count, nor the chosen site). Returns the
+/// choice to check and how many leading statements the check covers.
+fn precheck(body: &[g::Stmt], params: &[Param], game: &g::Game) -> (Option<usize>, usize) {
+    let cyclic = |t: &Value| matches!(t, Value::Track(t) if game.tracks[*t as usize].cyclic);
+    let cyclic_track = |e: &GExpr| match e {
+        GExpr::Const(t) => cyclic(t),
+        GExpr::Family(f, _) => game.families[*f as usize].members.values().all(cyclic),
+        _ => false,
+    };
+    let first =
+        body.iter().position(|s| !matches!(s.kind, GStmt::Let { .. } | GStmt::Set { .. })).unwrap_or(body.len());
+    let named = |slot: u8| body[..first].iter().any(|s| matches!(s.kind, GStmt::Let { var, .. } if var == slot));
     if let Some(g::Stmt {
         kind:
             GStmt::Sow {
                 amount: None,
                 source: GExpr::Local(slot),
-                track: GExpr::Const(Value::Track(t)),
+                track,
                 relay,
                 each,
                 lap,
                 ..
             },
         ..
-    }) = body.first()
-        && tracks[*t as usize].cyclic
+    }) = body.get(first)
+        && cyclic_track(track)
+        && !named(*slot)
         // A relay with a limit on its laps, or statements for each counter
         // that can refuse the move, need the move tried.
         && relay.as_ref().is_none_or(|r| r.max.is_none())
         && !each.iter().chain(lap).any(needs_trial)
         && let Some(i) = params.iter().position(|p| p.slot == *slot && matches!(p.domain, GDomain::Set(_)))
     {
-        return (Some(i), 1);
+        return (Some(i), first + 1);
     }
     (None, 0)
 }
