@@ -7,6 +7,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::*;
+use mancala::engine::game::SiteKind;
 use mancala::engine::{Engine, Move};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -113,6 +114,16 @@ score p: 0
 /// The rules of a test of which moves must be tried: one move, sowing a
 /// chosen pit along `track` after the statements `prefix`, then `suffix`.
 fn prechecked(prefix: &str, track: &str, suffix: &str) -> std::sync::Arc<mancala::engine::game::Game> {
+    prechecked_where("count(h) > 0 and not mark(h)", prefix, track, suffix)
+}
+
+/// As [`prechecked`], the pit chosen `where`.
+fn prechecked_where(
+    filter: &str,
+    prefix: &str,
+    track: &str,
+    suffix: &str,
+) -> std::sync::Arc<mancala::engine::game::Game> {
     let text = format!(
         r#"game "Prechecks"
 players south, north
@@ -129,7 +140,7 @@ state tally: number
 state mark of every pit: condition
 setup {{ put 2 in every pit }}
 move sow "{{h}}" {{
-  choose h in every pit of mover where count(h) > 0 and not mark(h)
+  choose h in every pit of mover where {filter}
   {prefix}
   sow h along {track}
   {suffix}
@@ -184,4 +195,45 @@ fn sowings_after_let_and_set_are_not_tried() {
     assert!(tried("take 1 from h to store(mover)", "loop", ""), "a take first");
     assert!(tried("let n = 1", "line[mover]", ""), "a linear track");
     assert!(tried("set tally = 1\n  require tally > 0", "loop", ""), "a require first");
+}
+
+/// A relay sowing with a limit on its laps must be tried, but is refused
+/// anyway when the chosen site is empty: when its choice tests nothing else
+/// (`count(h) > 0`), that is checked without trying it, and the moves
+/// listed and drawn are those of the same rules with a `where` that tests
+/// it as one term among others. A `where` that tests more keeps its test.
+#[test]
+fn a_relay_with_a_lap_limit_checks_the_empty_site_first() {
+    let relay = "loop relay while count(last) > 1 at most 6 laps";
+    let nonempty = |filter: &str| prechecked_where(filter, "", relay, "").moves[0].nonempty.is_some();
+    let game = prechecked_where("count(h) > 0", "", relay, "");
+    assert!(game.moves[0].needs_trial && nonempty("count(h) > 0"));
+    assert!(!nonempty("count(h) > 0 and tally >= 0") && !nonempty("count(h) > 1"));
+    let other = prechecked_where("count(h) > 0 and tally >= 0", "", relay, "");
+    let (mut plies, mut refused) = (0, 0);
+    for seed in 0..40 {
+        let mut a = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut b = Engine::with_seed(other.clone(), seed).unwrap();
+        let (mut ra, mut rb) = (ChaCha8Rng::seed_from_u64(seed), ChaCha8Rng::seed_from_u64(seed));
+        let (mut ma, mut mb) = (Vec::new(), Vec::new());
+        loop {
+            a.legal_moves(&mut ma).unwrap();
+            b.legal_moves(&mut mb).unwrap();
+            assert_eq!(ma, mb, "seed {seed}, ply {plies}");
+            let nonempty = ma.len();
+            let drawn = a.sample_move(&mut ra).unwrap();
+            assert_eq!(drawn, b.sample_move(&mut rb).unwrap(), "seed {seed}, ply {plies}");
+            let Some(mv) = drawn else { break };
+            // A pit of the mover's holding counters whose move the lap
+            // limit refuses.
+            let (pos, me) = (a.position(), a.position().turn.to_move);
+            let sites = game.sites.iter().enumerate();
+            let held = sites.filter(|(s, x)| x.kind == SiteKind::Pit && x.owner == Some(me) && pos.counts[*s] > 0);
+            refused += usize::from(nonempty < held.count());
+            a.apply(mv).unwrap();
+            b.apply(mv).unwrap();
+            plies += 1;
+        }
+    }
+    assert!(plies > 200 && refused > 0, "{plies} plies, {refused} with a move refused by its laps");
 }

@@ -593,6 +593,13 @@ impl Game {
 }
 
 impl Expr {
+    /// `count(x) > 0` or `count(x) != 0` of the site in local `slot`.
+    pub fn is_nonempty_test(&self, slot: u8) -> bool {
+        matches!(self, Expr::Bin(BinOp::Gt | BinOp::Ne, x, z)
+            if matches!(&**x, Expr::Count(s, None) if matches!(**s, Expr::Local(l) if l == slot))
+                && matches!(**z, Expr::Const(Value::Int(0))))
+    }
+
     /// The expression without the spans around it.
     pub fn unspanned(&self) -> &Expr {
         match self {

@@ -553,8 +553,13 @@ fn needs_trial(s: &g::Stmt) -> bool {
 /// can only fail when that site is empty: the executor checks that directly
 /// instead of trying the move. So can one whose sowing comes after
 /// statements that only set state or name values (`let`, `set`: they cannot
-/// refuse a move, nor change a count, nor the chosen site). Returns the
-/// choice to check and how many leading statements the check covers.
+/// refuse a move, nor change a count, nor the chosen site). A relay with a
+/// limit on its laps, or statements for each counter that can refuse the
+/// move, still need the move tried; but the move is still refused when the
+/// site is empty, so when the choice tests nothing else (no `where`, or
+/// only `count(x) > 0`) the check replaces that test and spares a trial of
+/// each empty site. Returns the choice to check and how many leading
+/// statements the check covers (not the sowing, when it needs a trial).
 fn precheck(body: &[g::Stmt], params: &[Param], game: &g::Game) -> (Option<usize>, usize) {
     let cyclic = |t: &Value| matches!(t, Value::Track(t) if game.tracks[*t as usize].cyclic);
     let cyclic_track = |e: &GExpr| match e {
@@ -566,27 +571,21 @@ fn precheck(body: &[g::Stmt], params: &[Param], game: &g::Game) -> (Option<usize
         body.iter().position(|s| !matches!(s.kind, GStmt::Let { .. } | GStmt::Set { .. })).unwrap_or(body.len());
     let named = |slot: u8| body[..first].iter().any(|s| matches!(s.kind, GStmt::Let { var, .. } if var == slot));
     if let Some(g::Stmt {
-        kind:
-            GStmt::Sow {
-                amount: None,
-                source: GExpr::Local(slot),
-                track,
-                relay,
-                each,
-                lap,
-                ..
-            },
+        kind: GStmt::Sow { amount: None, source: GExpr::Local(slot), track, relay, each, lap, .. },
         ..
     }) = body.get(first)
         && cyclic_track(track)
         && !named(*slot)
-        // A relay with a limit on its laps, or statements for each counter
-        // that can refuse the move, need the move tried.
-        && relay.as_ref().is_none_or(|r| r.max.is_none())
-        && !each.iter().chain(lap).any(needs_trial)
         && let Some(i) = params.iter().position(|p| p.slot == *slot && matches!(p.domain, GDomain::Set(_)))
     {
-        return (Some(i), first + 1);
+        let tried = relay.as_ref().is_some_and(|r| r.max.is_some()) || each.iter().chain(lap).any(needs_trial);
+        if !tried {
+            return (Some(i), first + 1);
+        }
+        // Else the check only pays where it is the choice's whole test.
+        if params[i].filter.as_ref().is_none_or(|f| f.is_nonempty_test(*slot)) {
+            return (Some(i), first);
+        }
     }
     (None, 0)
 }
@@ -596,12 +595,7 @@ fn precheck(body: &[g::Stmt], params: &[Param], game: &g::Game) -> (Option<usize
 /// (see `precheck`): the last choice's test would be made twice. (Not the
 /// first of an `and`: what follows it may fail on an empty site.)
 fn without_nonempty_test(filter: GExpr, slot: u8) -> Option<GExpr> {
-    let is_test = |e: &GExpr| {
-        matches!(e, GExpr::Bin(BinOp::Gt | BinOp::Ne, x, z)
-            if matches!(&**x, GExpr::Count(s, None) if matches!(**s, GExpr::Local(l) if l == slot))
-                && matches!(**z, GExpr::Const(Value::Int(0))))
-    };
-    (!is_test(&filter)).then_some(filter)
+    (!filter.is_nonempty_test(slot)).then_some(filter)
 }
 
 /// Whether an expression is the word `none`: no player, site or track.

@@ -109,7 +109,7 @@ impl Lower<'_> {
         terms(BinOp::And, e, &mut conjuncts);
         let mut parts = Vec::new();
         for c in conjuncts {
-            if nonempty.is_some_and(|slot| is_nonempty_test(c, slot)) {
+            if nonempty.is_some_and(|slot| c.is_nonempty_test(slot)) {
                 continue;
             }
             let mut alternatives = Vec::new();
@@ -238,11 +238,4 @@ fn and_terms<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
         }
         _ => out.push(e),
     }
-}
-
-/// `count(x) > 0` or `count(x) != 0` of the site in local `slot`.
-fn is_nonempty_test(e: &Expr, slot: u8) -> bool {
-    matches!(e, Expr::Bin(BinOp::Gt | BinOp::Ne, x, z)
-        if matches!(&**x, Expr::Count(s, None) if matches!(**s, Expr::Local(l) if l == slot))
-            && matches!(**z, Expr::Const(crate::engine::game::Value::Int(0))))
 }
