@@ -102,6 +102,20 @@ fn sow_along(
     vm: &mut Vm,
     track: &Track,
     tab: &SowTable,
+    pos: usize,
+    n: i32,
+    except: Option<usize>,
+) -> Result<(), Option<Fault>> {
+    sow_counts(&mut vm.pos.counts, &mut vm.f, track, tab, pos, n, except)
+}
+
+/// [`sow_along`] on the counts and the frame alone, so that a table kept in
+/// the machine can be read while they are written.
+fn sow_counts(
+    counts: &mut [i32],
+    f: &mut crate::engine::vm::Frame,
+    track: &Track,
+    tab: &SowTable,
     mut pos: usize,
     mut n: i32,
     except: Option<usize>,
@@ -115,7 +129,7 @@ fn sow_along(
         let laps = (n - 1) / live as i32;
         for (i, (&site, &skip)) in track.sites.iter().zip(tab.skipped.iter()).enumerate() {
             if !skip && except != Some(i) {
-                vm.pos.counts[site as usize] += laps;
+                counts[site as usize] += laps;
             }
         }
         n -= laps * live as i32;
@@ -127,12 +141,12 @@ fn sow_along(
         }
         pos = nx as usize;
         if except != Some(pos) {
-            vm.pos.counts[track.sites[pos] as usize] += 1;
+            counts[track.sites[pos] as usize] += 1;
             n -= 1;
         }
     }
-    vm.f.last = track.sites[pos];
-    vm.f.last_colour = 0;
+    f.last = track.sites[pos];
+    f.last_colour = 0;
     Ok(())
 }
 
@@ -549,6 +563,20 @@ impl Sow {
             // Skips that read state: a table made for its values.
             if let Some(ranges) = &self.keyed {
                 let at = self.base + t as usize * self.np + vm.f.mover as usize;
+                // The table made for the state's version at hand (a relay's
+                // later laps): read where it is kept, not moved out and back.
+                if let Some(kept) = vm.kept.get(at)
+                    && kept.made
+                    && !kept.failed
+                    && kept.version == vm.vars_version
+                {
+                    vm.vars_claimed = true;
+                    if kept.tab.live == 0 && track.cyclic {
+                        return Err(all_skipped(p, t));
+                    }
+                    return sow_counts(&mut vm.pos.counts, &mut vm.f, track, &kept.tab, pos, n, except)
+                        .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)));
+                }
                 if let Some(kept) = self.kept_table(p, vm, at, track, tab, ranges) {
                     let r = if kept.tab.live == 0 && track.cyclic {
                         Err(all_skipped(p, t))
