@@ -329,7 +329,8 @@ fn fail_part_way(file: &str, option: &str, message: &str) {
 /// executor asks those once for all the values of a choice (sites, numbers,
 /// players; one choice or two) and, while they fail, tries none; the
 /// reference executor asks the whole `where` at each value. With `risky`,
-/// a first term goes wrong at some positions; with `wild`, a choice's
+/// a first term goes wrong at some positions; with `shaky`, a term before
+/// which closed terms must not be moved; with `wild`, a choice's
 /// domain, whatever its `where` would say: both executors must go wrong at
 /// the same plies with the same message.
 #[test]
@@ -339,8 +340,10 @@ fn wheres_guarded_by_their_first_terms() {
         agree(file, &[], &[("k", k)], 100, 300);
         agree(file, &[], &[("k", k), ("risky", "true")], 60, 300);
         agree(file, &[], &[("k", k), ("wild", "true")], 60, 300);
+        agree(file, &[], &[("k", k), ("shaky", "true")], 60, 300);
     }
     fail_part_way(file, "risky", "none");
+    fail_part_way(file, "shaky", "none");
     fail_part_way(file, "wild", "none");
     // Each kind of move is made: each guard both holds and fails.
     let game = compile(file, &[], &[]);

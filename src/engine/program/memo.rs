@@ -121,20 +121,33 @@ impl Lower<'_> {
         Some(self.filter(&waiver))
     }
 
-    /// A choice's `where` split after the closed `and` terms that begin it
-    /// (they read nothing of the choice, nor of any choice before it): those
-    /// terms, and the `where` without them (`None` when they are all of it).
-    /// A rule that offers a move only in some state is one: `choosing and
-    /// count(x) > 0`. `None` when the `where` does not begin so.
+    /// A choice's `where` split into its closed `and` terms (they read
+    /// nothing of the choice, nor of any choice before it) and the rest, in
+    /// order (`None` when the closed terms are all of it). The closed terms
+    /// are taken from its beginning, and past open terms that cannot go
+    /// wrong (`count(h) > 0`: see [`cannot_fail`]), up to the first open
+    /// term that can: asked first, they answer as they would have where
+    /// they stand. A rule that offers a move only in some state is one:
+    /// `choosing and count(x) > 0`, `count(h) > 0 and not capture-exists(mover)`.
+    /// `None` when there is no such term.
     pub(crate) fn guard(&mut self, e: &Expr) -> Option<(super::expr::Opnd, Option<super::expr::Opnd>)> {
         let mut conjuncts = Vec::new();
         and_terms(e, &mut conjuncts);
-        let closed = conjuncts.iter().take_while(|t| self.scan(t, &mut Vec::new()).closed()).count();
+        let (mut closed, mut rest) = (Vec::new(), Vec::new());
+        let mut open_failing = false;
+        for t in conjuncts {
+            if !open_failing && self.scan(t, &mut Vec::new()).closed() {
+                closed.push(t);
+            } else {
+                open_failing |= !cannot_fail(t);
+                rest.push(t);
+            }
+        }
         let join = |parts: &[&Expr]| {
             parts.iter().map(|&t| t.clone()).reduce(|a, b| Expr::Bin(BinOp::And, Box::new(a), Box::new(b)))
         };
-        let guard = join(&conjuncts[..closed])?;
-        let rest = join(&conjuncts[closed..]);
+        let guard = join(&closed)?;
+        let rest = join(&rest);
         Some((self.filter(&guard), rest.map(|r| self.filter(&r))))
     }
 
@@ -226,6 +239,20 @@ impl Lower<'_> {
             }
             Ok(v)
         }))
+    }
+}
+
+/// Whether a term of a `where` can neither go wrong nor draw nor call
+/// anything: comparisons of constants, local variables (the values chosen,
+/// each a site, number, player or track) and the counts of sites in them.
+fn cannot_fail(e: &Expr) -> bool {
+    use BinOp::*;
+    match e {
+        Expr::Const(_) | Expr::Local(_) => true,
+        Expr::Count(x, None) => matches!(**x, Expr::Local(_)),
+        Expr::Not(x) => cannot_fail(x),
+        Expr::Bin(Eq | Ne | Lt | Le | Gt | Ge | And | Or, a, b) => cannot_fail(a) && cannot_fail(b),
+        _ => false,
     }
 }
 

@@ -55,9 +55,10 @@ pub(crate) struct Choice {
     /// The closed `or` terms that begin the `where`: while they hold, every
     /// value passes (see `memo.rs`, [`Lower::waiver`]).
     pub waiver: Option<Opnd>,
-    /// The closed `and` terms that begin the `where`, and the `where`
-    /// without them (`None`: nothing is left): while the first fail, no
-    /// value passes; while they hold, the rest decides (see [`Lower::guard`]).
+    /// The closed `and` terms of the `where` that can be asked first, and
+    /// the `where` without them (`None`: nothing is left): while the first
+    /// fail, no value passes; while they hold, the rest decides (see
+    /// [`Lower::guard`]).
     pub guard: Option<(Opnd, Option<Opnd>)>,
 }
 
@@ -98,9 +99,9 @@ impl Choice {
     /// As [`Choice::filter_now`], and shut while the `where`'s guard fails:
     /// for the values of a choice that is not an order of colours, worked
     /// out once before they are tried. The guard reads no local variable,
-    /// so it is the same for every value; and the `where` evaluates it
-    /// first, so each value would fail on it (or pass to the rest) in the
-    /// same way. A guard that fails to evaluate decides nothing (and costs
+    /// so it is the same for every value; and the `where` asks it before
+    /// any term that can go wrong, so each value would fail on it (or pass
+    /// to the rest) in the same way. A guard that fails to evaluate decides nothing (and costs
     /// no work): the whole `where` then meets the same failure where it
     /// always did, or none if no value is tested.
     #[inline(always)]
