@@ -174,22 +174,7 @@ fn sowings_after_let_and_set_are_not_tried() {
         assert!(!tried(prefix, track, ""), "{prefix:?} {track}: tried");
         assert!(tried(prefix, track, "require tally >= 0"), "{prefix:?} {track}: not tried");
         let (fast, slow) = (prechecked(prefix, track, ""), prechecked(prefix, track, "require tally >= 0"));
-        let mut plies = 0;
-        for seed in 0..40 {
-            let mut a = Engine::with_seed(fast.clone(), seed).unwrap();
-            let mut b = Engine::with_seed(slow.clone(), seed).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let (mut ma, mut mb) = (Vec::new(), Vec::new());
-            loop {
-                a.legal_moves(&mut ma).unwrap();
-                b.legal_moves(&mut mb).unwrap();
-                assert_eq!(ma, mb, "{prefix:?} {track}: seed {seed}, ply {plies}");
-                let Some(mv) = a.sample_move(&mut rng).unwrap() else { break };
-                a.apply(mv).unwrap();
-                b.apply(mv).unwrap();
-                plies += 1;
-            }
-        }
+        let plies = side_by_side(&fast, &slow, |_, _| {});
         assert!(plies > 200, "{prefix:?} {track}: {plies} plies");
     }
     assert!(tried("take 1 from h to store(mover)", "loop", ""), "a take first");
@@ -210,30 +195,43 @@ fn a_relay_with_a_lap_limit_checks_the_empty_site_first() {
     assert!(game.moves[0].needs_trial && nonempty("count(h) > 0"));
     assert!(!nonempty("count(h) > 0 and tally >= 0") && !nonempty("count(h) > 1"));
     let other = prechecked_where("count(h) > 0 and tally >= 0", "", relay, "");
-    let (mut plies, mut refused) = (0, 0);
+    let mut refused = 0;
+    let plies = side_by_side(&game, &other, |e, listed| {
+        // A pit of the mover's holding counters whose move the lap limit
+        // refuses.
+        let (pos, me) = (e.position(), e.position().turn.to_move);
+        let sites = game.sites.iter().enumerate();
+        let held = sites.filter(|(s, x)| x.kind == SiteKind::Pit && x.owner == Some(me) && pos.counts[*s] > 0);
+        refused += usize::from(listed < held.count());
+    });
+    assert!(plies > 200 && refused > 0, "{plies} plies, {refused} with a move refused by its laps");
+}
+
+/// Seeded random games of `a` and `b` played side by side: at every ply
+/// both list the same moves and draw the same one; `look` sees `a` and how
+/// many moves it lists. The plies played in all.
+fn side_by_side(
+    a: &std::sync::Arc<mancala::engine::game::Game>,
+    b: &std::sync::Arc<mancala::engine::game::Game>,
+    mut look: impl FnMut(&Engine, usize),
+) -> usize {
+    let mut plies = 0;
     for seed in 0..40 {
-        let mut a = Engine::with_seed(game.clone(), seed).unwrap();
-        let mut b = Engine::with_seed(other.clone(), seed).unwrap();
-        let (mut ra, mut rb) = (ChaCha8Rng::seed_from_u64(seed), ChaCha8Rng::seed_from_u64(seed));
-        let (mut ma, mut mb) = (Vec::new(), Vec::new());
+        let (mut x, mut y) = (Engine::with_seed(a.clone(), seed).unwrap(), Engine::with_seed(b.clone(), seed).unwrap());
+        let (mut rx, mut ry) = (ChaCha8Rng::seed_from_u64(seed), ChaCha8Rng::seed_from_u64(seed));
+        let (mut mx, mut my) = (Vec::new(), Vec::new());
         loop {
-            a.legal_moves(&mut ma).unwrap();
-            b.legal_moves(&mut mb).unwrap();
-            assert_eq!(ma, mb, "seed {seed}, ply {plies}");
-            let nonempty = ma.len();
-            let drawn = a.sample_move(&mut ra).unwrap();
-            assert_eq!(drawn, b.sample_move(&mut rb).unwrap(), "seed {seed}, ply {plies}");
+            x.legal_moves(&mut mx).unwrap();
+            y.legal_moves(&mut my).unwrap();
+            assert_eq!(mx, my, "seed {seed}, ply {plies}");
+            look(&x, mx.len());
+            let drawn = x.sample_move(&mut rx).unwrap();
+            assert_eq!(drawn, y.sample_move(&mut ry).unwrap(), "seed {seed}, ply {plies}");
             let Some(mv) = drawn else { break };
-            // A pit of the mover's holding counters whose move the lap
-            // limit refuses.
-            let (pos, me) = (a.position(), a.position().turn.to_move);
-            let sites = game.sites.iter().enumerate();
-            let held = sites.filter(|(s, x)| x.kind == SiteKind::Pit && x.owner == Some(me) && pos.counts[*s] > 0);
-            refused += usize::from(nonempty < held.count());
-            a.apply(mv).unwrap();
-            b.apply(mv).unwrap();
+            x.apply(mv).unwrap();
+            y.apply(mv).unwrap();
             plies += 1;
         }
     }
-    assert!(plies > 200 && refused > 0, "{plies} plies, {refused} with a move refused by its laps");
+    plies
 }

@@ -162,8 +162,6 @@ pub(crate) struct Vm {
     /// so that a position seen nowhere before is known without a scan.
     undo_prints: Vec<u64>,
     seen: Vec<u32>,
-    /// The fingerprint's key for each count (made with `seen`).
-    print_keys: Vec<u64>,
     /// Reused buffers of moves (nothing is allocated once warm).
     pub scratch: Vec<Vec<Move>>,
     /// The candidates a random move is drawn from (reused buffers).
@@ -302,7 +300,6 @@ impl Clone for Vm {
             vars_claimed: true,
             undo_prints: self.undo_prints.clone(),
             seen: self.seen.clone(),
-            print_keys: self.print_keys.clone(),
             scratch: vec![],
             candidates: Default::default(),
             avoided: vec![],
@@ -341,7 +338,6 @@ impl Vm {
             vars_claimed: true,
             undo_prints: Vec::new(),
             seen: Vec::new(),
-            print_keys: Vec::new(),
             scratch: vec![],
             candidates: Default::default(),
             avoided: vec![],
@@ -542,13 +538,12 @@ impl Vm {
 
     /// How many times the current position occurred before in this game
     /// (the same counters, state and player to move, in the same phase).
-    pub(crate) fn repetitions(&mut self) -> usize {
+    /// `keys`: a key for each count (the program's hash keys).
+    pub(crate) fn repetitions(&mut self, keys: &[u64]) -> usize {
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
         if self.seen.is_empty() {
             self.seen = vec![0; 1 << SEEN_BITS];
-            self.print_keys = super::hash_keys(n);
         }
-        let keys = &self.print_keys[..];
         for k in self.undo_prints.len()..self.undo_turns.len() {
             let print = fingerprint(keys, &self.undo_counts[k * n..(k + 1) * n], &self.undo_turns[k].0);
             self.seen[seen_slot(print)] += 1;

@@ -354,7 +354,7 @@ impl Lower<'_> {
                 Builtin::Next => Box::new(|_, vm| Ok(vm.f.next as i64)),
                 Builtin::Last => Box::new(|_, vm| last(vm)),
                 Builtin::Ply => Box::new(|_, vm| Ok(vm.pos.turn.ply as i64)),
-                Builtin::Repetitions => Box::new(|_, vm| Ok(vm.repetitions() as i64)),
+                Builtin::Repetitions => Box::new(|p, vm| Ok(vm.repetitions(&p.hash_keys) as i64)),
                 Builtin::Rounds => Box::new(|_, vm| Ok(vm.pos.turn.round as i64)),
                 Builtin::Starter => Box::new(|_, vm| Ok(vm.pos.turn.starter as i64)),
                 Builtin::Origin => Box::new(|_, vm| {

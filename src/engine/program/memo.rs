@@ -94,17 +94,6 @@ impl Lower<'_> {
     /// its moves are then found as if there were no `where` (see
     /// `movegen::one_site`). `None` when the `where` is not of this form.
     pub(crate) fn waiver(&mut self, e: &Expr, nonempty: Option<u8>) -> Option<super::expr::Opnd> {
-        fn terms<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
-            match e {
-                Expr::Bin(o, a, b) if *o == op => {
-                    terms(op, a, out);
-                    terms(op, b, out);
-                }
-                _ => out.push(e),
-            }
-        }
-        let join =
-            |op: BinOp, parts: Vec<Expr>| parts.into_iter().reduce(|a, b| Expr::Bin(op, Box::new(a), Box::new(b)));
         let mut conjuncts = Vec::new();
         terms(BinOp::And, e, &mut conjuncts);
         let mut parts = Vec::new();
@@ -115,9 +104,9 @@ impl Lower<'_> {
             let mut alternatives = Vec::new();
             terms(BinOp::Or, c, &mut alternatives);
             let closed = alternatives.iter().take_while(|t| self.scan(t, &mut Vec::new()).closed()).count();
-            parts.push(join(BinOp::Or, alternatives[..closed].iter().map(|&t| t.clone()).collect())?);
+            parts.push(join(BinOp::Or, &alternatives[..closed])?);
         }
-        let waiver = join(BinOp::And, parts)?;
+        let waiver = join(BinOp::And, &parts.iter().collect::<Vec<_>>())?;
         Some(self.filter(&waiver))
     }
 
@@ -132,7 +121,7 @@ impl Lower<'_> {
     /// `None` when there is no such term.
     pub(crate) fn guard(&mut self, e: &Expr) -> Option<(super::expr::Opnd, Option<super::expr::Opnd>)> {
         let mut conjuncts = Vec::new();
-        and_terms(e, &mut conjuncts);
+        terms(BinOp::And, e, &mut conjuncts);
         let (mut closed, mut rest) = (Vec::new(), Vec::new());
         let mut open_failing = false;
         for t in conjuncts {
@@ -143,11 +132,8 @@ impl Lower<'_> {
                 rest.push(t);
             }
         }
-        let join = |parts: &[&Expr]| {
-            parts.iter().map(|&t| t.clone()).reduce(|a, b| Expr::Bin(BinOp::And, Box::new(a), Box::new(b)))
-        };
-        let guard = join(&closed)?;
-        let rest = join(&rest);
+        let guard = join(BinOp::And, &closed)?;
+        let rest = join(BinOp::And, &rest);
         Some((self.filter(&guard), rest.map(|r| self.filter(&r))))
     }
 
@@ -256,13 +242,18 @@ fn cannot_fail(e: &Expr) -> bool {
     }
 }
 
-/// The terms of a chain of `and`s, in order.
-fn and_terms<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+/// The terms of a chain of `op`s (`and`, `or`), in order.
+fn terms<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match e {
-        Expr::Bin(BinOp::And, a, b) => {
-            and_terms(a, out);
-            and_terms(b, out);
+        Expr::Bin(o, a, b) if *o == op => {
+            terms(op, a, out);
+            terms(op, b, out);
         }
         _ => out.push(e),
     }
+}
+
+/// The terms joined again by `op`, in order (`None`: no term).
+fn join(op: BinOp, parts: &[&Expr]) -> Option<Expr> {
+    parts.iter().map(|&t| t.clone()).reduce(|a, b| Expr::Bin(op, Box::new(a), Box::new(b)))
 }

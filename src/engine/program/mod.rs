@@ -101,9 +101,9 @@ impl Choice {
     /// out once before they are tried. The guard reads no local variable,
     /// so it is the same for every value; and the `where` asks it before
     /// any term that can go wrong, so each value would fail on it (or pass
-    /// to the rest) in the same way. A guard that fails to evaluate decides nothing (and costs
-    /// no work): the whole `where` then meets the same failure where it
-    /// always did, or none if no value is tested.
+    /// to the rest) in the same way. A guard that fails to evaluate decides
+    /// nothing (and costs no work): the whole `where` then meets the same
+    /// failure where it always did, or none if no value is tested.
     #[inline(always)]
     pub(crate) fn gate(&self, p: &Program, vm: &mut Vm) -> Gate<'_> {
         match &self.guard {

@@ -385,12 +385,12 @@ struct Sow {
 }
 
 impl Sow {
-    /// The table kept for this statement, track and mover (`at`), made
-    /// again if the state its skips read has changed since (taken out of
-    /// `vm.kept`; the caller puts it back). `None` when a skip went wrong
-    /// for some site of the track: then the sowing asks the skips site by
-    /// site, so that a skip goes wrong only where the sowing reaches it.
-    fn kept_table(
+    /// Makes the table kept for this statement, track and mover (`at`, in
+    /// `vm.kept`) current: made again if the state its skips read has
+    /// changed since. False when a skip went wrong for some site of the
+    /// track: then the sowing asks the skips site by site, so that a skip
+    /// goes wrong only where the sowing reaches it.
+    fn keep_table(
         &self,
         p: &Program,
         vm: &mut Vm,
@@ -398,54 +398,54 @@ impl Sow {
         track: &Track,
         fixed: &SowTable,
         ranges: &[(usize, usize)],
-    ) -> Option<KeptTable> {
+    ) -> bool {
         if vm.kept.len() <= at {
             vm.kept.resize_with(p.sow_tables.len(), KeptTable::default);
         }
-        let mut kept = std::mem::take(&mut vm.kept[at]);
-        // The same version of the state: the same values, not compared.
+        // The same version of the state (a relay's later laps): the same
+        // values, not compared, and the table not moved out and back.
         let version = vm.vars_version;
-        if !(kept.made && (kept.version == version || same_state(&kept.key, ranges, &vm.pos.vars))) {
-            kept.key.clear();
-            for &(a, l) in ranges {
-                kept.key.extend_from_slice(&vm.pos.vars[a..a + l]);
-            }
-            kept.made = true;
-            kept.failed = false;
-            kept.tab.skipped.clear();
-            let it = vm.locals[self.it];
-            'sites: for (i, &site) in track.sites.iter().enumerate() {
-                let mut skip = fixed.skipped[i];
-                if !skip {
-                    vm.locals[self.it] = site as i64;
-                    for c in &self.dynamic {
-                        match c.get(p, vm) {
-                            Ok(0) => {}
-                            Ok(_) => {
-                                skip = true;
-                                break;
-                            }
-                            Err(_) => {
-                                kept.failed = true;
-                                break 'sites;
+        if !(vm.kept[at].made && vm.kept[at].version == version) {
+            let mut kept = std::mem::take(&mut vm.kept[at]);
+            if !(kept.made && same_state(&kept.key, ranges, &vm.pos.vars)) {
+                kept.key.clear();
+                for &(a, l) in ranges {
+                    kept.key.extend_from_slice(&vm.pos.vars[a..a + l]);
+                }
+                kept.made = true;
+                kept.failed = false;
+                kept.tab.skipped.clear();
+                let it = vm.locals[self.it];
+                'sites: for (i, &site) in track.sites.iter().enumerate() {
+                    let mut skip = fixed.skipped[i];
+                    if !skip {
+                        vm.locals[self.it] = site as i64;
+                        for c in &self.dynamic {
+                            match c.get(p, vm) {
+                                Ok(0) => {}
+                                Ok(_) => {
+                                    skip = true;
+                                    break;
+                                }
+                                Err(_) => {
+                                    kept.failed = true;
+                                    break 'sites;
+                                }
                             }
                         }
                     }
+                    kept.tab.skipped.push(skip);
                 }
-                kept.tab.skipped.push(skip);
+                vm.locals[self.it] = it;
+                if !kept.failed {
+                    kept.tab.link(track.cyclic);
+                }
             }
-            vm.locals[self.it] = it;
-            if !kept.failed {
-                kept.tab.link(track.cyclic);
-            }
-        }
-        kept.version = version;
-        vm.vars_claimed = true;
-        if kept.failed {
+            kept.version = version;
             vm.kept[at] = kept;
-            return None;
         }
-        Some(kept)
+        vm.vars_claimed = true;
+        !vm.kept[at].failed
     }
 
     /// Track `t`, and this statement's table for it and the mover (made on
@@ -563,29 +563,13 @@ impl Sow {
             // Skips that read state: a table made for its values.
             if let Some(ranges) = &self.keyed {
                 let at = self.base + t as usize * self.np + vm.f.mover as usize;
-                // The table made for the state's version at hand (a relay's
-                // later laps): read where it is kept, not moved out and back.
-                if let Some(kept) = vm.kept.get(at)
-                    && kept.made
-                    && !kept.failed
-                    && kept.version == vm.vars_version
-                {
-                    vm.vars_claimed = true;
-                    if kept.tab.live == 0 && track.cyclic {
+                if self.keep_table(p, vm, at, track, tab, ranges) {
+                    let kept = &vm.kept[at].tab;
+                    if kept.live == 0 && track.cyclic {
                         return Err(all_skipped(p, t));
                     }
-                    return sow_counts(&mut vm.pos.counts, &mut vm.f, track, &kept.tab, pos, n, except)
+                    return sow_counts(&mut vm.pos.counts, &mut vm.f, track, kept, pos, n, except)
                         .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)));
-                }
-                if let Some(kept) = self.kept_table(p, vm, at, track, tab, ranges) {
-                    let r = if kept.tab.live == 0 && track.cyclic {
-                        Err(all_skipped(p, t))
-                    } else {
-                        sow_along(vm, track, &kept.tab, pos, n, except)
-                            .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
-                    };
-                    vm.kept[at] = kept;
-                    return r;
                 }
             }
         }
