@@ -239,6 +239,7 @@ fn banks_are_read_alike() {
         ("tests/engine/shapes.mancala", &[], &[("k", "4")]),
         ("tests/engine/shapes.mancala", &[], &[("k", "9")]),
         ("tests/engine/mixed.mancala", &[], &[]),
+        ("tests/engine/counted.mancala", &[], &[("heap", "true")]),
     ];
     for &(file, variants, settings) in cases {
         let game = compile(file, variants, settings);
@@ -357,6 +358,41 @@ fn wheres_guarded_by_their_first_terms() {
         }
     }
     assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
+}
+
+/// `any` and `all` over sites whose body compares the site's count with a
+/// number, read straight from the counts, and `where`s that read the
+/// chosen site only by its count, worked out once for each count met
+/// (tests/engine/counted.mancala): the same as the reference executor,
+/// which asks every body and `where` at every site, on small and large
+/// boards, with counts past those kept (`heap`), and with a `where` that
+/// goes wrong now and then (`risky`): at the same plies, with the same
+/// message.
+#[test]
+fn counts_compared_in_place_and_wheres_kept_by_count() {
+    let file = "tests/engine/counted.mancala";
+    for k in ["2", "4", "8"] {
+        for heap in ["false", "true"] {
+            agree(file, &[], &[("k", k), ("heap", heap)], 60, 300);
+            agree(file, &[], &[("k", k), ("heap", heap), ("risky", "true")], 40, 300);
+        }
+    }
+    fail_part_way(file, "risky", "none");
+    // Each kind of move is made, and a heap's pit is lifted.
+    let game = compile(file, &[], &[("heap", "true")]);
+    let mut made = vec![0; game.moves.len()];
+    let mut heaped = 0;
+    for seed in 0..40 {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+            heaped += (mv.def == 1 && e.position().counts[mv.args[0] as usize] >= 17) as usize;
+            e.apply(mv).unwrap();
+            made[mv.def as usize] += 1;
+        }
+    }
+    assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
+    assert!(heaped > 5, "a pit of more than sixteen lifted {heaped} times");
 }
 
 /// A move drawn at random that had to be tried first is made from what its

@@ -43,6 +43,14 @@ impl Slots {
     fn empty(self) -> bool {
         self == Slots::default()
     }
+    /// The slot, when there is exactly one.
+    fn single(self) -> Option<u8> {
+        let mut it = self.0.iter().enumerate().filter(|(_, w)| **w != 0);
+        match (it.next(), it.next()) {
+            (Some((i, w)), None) if w.count_ones() == 1 => Some(i as u8 * 64 + w.trailing_zeros() as u8),
+            _ => None,
+        }
+    }
 }
 
 /// What a part of an expression reads and costs.
@@ -78,7 +86,19 @@ impl Lower<'_> {
         let before = std::mem::replace(&mut self.memo_targets, found);
         let o = self.opnd(e);
         self.memo_targets = before;
-        o
+        match info.free.single() {
+            Some(slot)
+                if info.pure
+                    && info.size >= BY_COUNT
+                    && self.slots[slot as usize] == Type::Site
+                    && only_counted(e, slot) =>
+            {
+                let base = self.memos;
+                self.memos += COUNTS_KEPT;
+                super::expr::Opnd::Dyn(by_count(o, slot as usize, base))
+            }
+            _ => o,
+        }
     }
 
     /// What lets a choice's `where` pass every value that holds counters: the
@@ -226,6 +246,58 @@ impl Lower<'_> {
             Ok(v)
         }))
     }
+}
+
+/// A `where` of this size or more that reads its site only by its count
+/// is kept by count (see [`by_count`]); a smaller one costs less than the
+/// keeping (`count(h) > 1` is four nodes).
+const BY_COUNT: u32 = 8;
+
+/// Counts 0 to this less one have a value kept for them.
+const COUNTS_KEPT: usize = 16;
+
+/// Whether `e` reads the site in `slot` only by its count (`count(h)`).
+fn only_counted(e: &Expr, slot: u8) -> bool {
+    match e {
+        Expr::Local(s) => *s != slot,
+        Expr::Count(x, None) if matches!(**x, Expr::Local(s) if s == slot) => true,
+        _ => {
+            let mut ok = true;
+            e.each_child(&mut |c| ok &= only_counted(c, slot));
+            ok
+        }
+    }
+}
+
+/// A choice's `where` that reads its site only by the site's count, and
+/// is otherwise closed: during a search for moves its value for a site is
+/// its value for any other site of the same count, so it is worked out
+/// once for each count met, the others read (as memos are: see the top of
+/// this file; `base` is the first of its [`COUNTS_KEPT`] memos). Moruba's
+/// `count(h) > 1 or (count(h) == 1 and all(x in every pit of mover: count(x)
+/// <= 1))` is asked of sixteen holes that hold a few different counts.
+/// Sites whose count is read from a bank (which the rules must note), or
+/// of larger counts, are asked as before.
+fn by_count(inner: super::expr::Opnd, slot: usize, base: usize) -> Fx {
+    Box::new(move |p: &Program, vm: &mut Vm| -> Res<i64> {
+        let search = vm.memo.search;
+        let s = vm.locals[slot];
+        if search == 0 || !vm.banks.is_empty() || s < 0 || s as usize >= p.game.sites.len() {
+            return inner.get(p, vm);
+        }
+        let c = vm.count(s as crate::engine::game::SiteId);
+        if !(0..COUNTS_KEPT as i32).contains(&c) {
+            return inner.get(p, vm);
+        }
+        let m = base + c as usize;
+        if vm.memo.stamp[m] == search {
+            return Ok(vm.memo.val[m]);
+        }
+        let v = inner.get(p, vm)?;
+        vm.memo.stamp[m] = search;
+        vm.memo.val[m] = v;
+        Ok(v)
+    })
 }
 
 /// Whether a term of a `where` can neither go wrong nor draw nor call

@@ -3,7 +3,7 @@
 //! `any`, `all`) over players, numbers, sets and walks.
 
 use super::expr::{Opnd, SetOpnd, too_large};
-use super::shapes::{Cond, Ev, Finish, Sites, WINDOW, window_sum};
+use super::shapes::{Cond, Ev, Finish, Sites, WINDOW, holds, swapped, window_sum};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
 use crate::engine::game::{Domain, Expr, SiteId, Type, Value};
@@ -194,6 +194,15 @@ impl Lower<'_> {
                 _ => self.finish(body, AnyPlayer::<false> { np, slot }),
             };
         }
+        if let (QDomain::Set(_), Quant::Any | Quant::All) = (&domain, q)
+            && let Some((holds, k)) = count_test(body, slot as u8)
+        {
+            let QDomain::Set(set) = domain else { unreachable!("a set") };
+            return match q {
+                Quant::All => site_counts::<true>(set, holds, k),
+                _ => site_counts::<false>(set, holds, k),
+            };
+        }
         let body = self.opnd(body);
         match (domain, q) {
             (QDomain::Set(s), Quant::Any) => any_site::<false>(s, slot, body),
@@ -213,7 +222,7 @@ impl Lower<'_> {
         let (ids, k, holds) = match (a, b) {
             (Opnd::CountOf(ids, Leaf::Local(s)), Opnd::Leaf(Leaf::Const(k))) if *s == slot => (ids, *k, *holds),
             (Opnd::Leaf(Leaf::Const(k)), Opnd::CountOf(ids, Leaf::Local(s))) if *s == slot => {
-                (ids, *k, (holds & 0b010) | (holds & 1) << 2 | holds >> 2)
+                (ids, *k, swapped(*holds))
             }
             _ => return None,
         };
@@ -475,6 +484,60 @@ fn players_count<const ALL: bool, S: PlayerSum>(each: Box<[S]>, holds: u8, k: i6
             }
         }
         Ok(ALL as i64)
+    })
+}
+
+/// `count(v) OP k` of the site in `slot`, `k` a number: the outcomes `OP`
+/// holds for (as [`super::shapes::Cmp`]'s) and `k`.
+fn count_test(body: &Expr, slot: u8) -> Option<(u8, i64)> {
+    let Expr::Bin(op, a, b) = body else { return None };
+    let here = |x: &Expr| matches!(x, Expr::Count(x, None) if matches!(**x, Expr::Local(s) if s == slot));
+    match (&**a, &**b) {
+        (x, Expr::Const(Value::Int(k))) if here(x) => Some((holds(*op)?, *k)),
+        (Expr::Const(Value::Int(k)), x) if here(x) => Some((swapped(holds(*op)?), *k)),
+        _ => None,
+    }
+}
+
+/// `any(v in SET: count(v) OP k)`, or `all` with `ALL` (a player has a
+/// hole of more than one, all of theirs hold one at most): each site's
+/// count compared in place, as [`any_site`] would its body, without a
+/// closure a site; the quantifier's variable is left unwritten (the
+/// comparison is its only reader).
+fn site_counts<const ALL: bool>(set: SetOpnd, holds: u8, k: i64) -> Fx {
+    Box::new(move |p, vm| {
+        let set = set.get(p, vm)?;
+        let mut stopped = false;
+        if let SetV::Fixed(id) = set
+            && vm.banks.is_empty()
+            && vm.colours == 1
+        {
+            // The commonest case, read straight from the counts: the fuel
+            // of the sites looked at spent at once (as much, and short
+            // exactly when ticking each would have been).
+            let counts = &vm.pos.counts;
+            let mut seen = 0;
+            for &s in &p.game.sets[id as usize] {
+                seen += 1;
+                let x = counts[s as usize] as i64;
+                let outcome = (x >= k) as u8 + (x > k) as u8;
+                stopped = ((holds >> outcome) & 1 != 0) != ALL;
+                if stopped {
+                    break;
+                }
+            }
+            vm.spend(seen)?;
+            return Ok((stopped != ALL) as i64);
+        }
+        for_each_site(p, vm, set, |_, vm, s| {
+            vm.tick()?;
+            vm.read(s);
+            let x = vm.count(s) as i64;
+            let outcome = (x >= k) as u8 + (x > k) as u8;
+            stopped = ((holds >> outcome) & 1 != 0) != ALL;
+            Ok(stopped)
+        })?;
+        Ok((stopped != ALL) as i64)
     })
 }
 

@@ -207,7 +207,7 @@ impl<A: Ev, B: Ev> Ev for Cmp<A, B> {
 }
 
 /// The outcomes (bit 0: less, 1: equal, 2: greater) an operator holds for.
-fn holds(op: BinOp) -> Option<u8> {
+pub(crate) fn holds(op: BinOp) -> Option<u8> {
     Some(match op {
         BinOp::Lt => 0b001,
         BinOp::Le => 0b011,
@@ -217,6 +217,12 @@ fn holds(op: BinOp) -> Option<u8> {
         BinOp::Ge => 0b110,
         _ => return None,
     })
+}
+
+/// The outcomes of `b OP a` for those `holds` of `a OP b`: less and
+/// greater swapped.
+pub(crate) fn swapped(holds: u8) -> u8 {
+    (holds & 0b010) | (holds & 1) << 2 | holds >> 2
 }
 
 /// What the shapes depend on of the board.
