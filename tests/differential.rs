@@ -240,6 +240,7 @@ fn banks_are_read_alike() {
         ("tests/engine/shapes.mancala", &[], &[("k", "9")]),
         ("tests/engine/mixed.mancala", &[], &[]),
         ("tests/engine/counted.mancala", &[], &[("heap", "true")]),
+        ("tests/engine/least.mancala", &[], &[("least", "2")]),
     ];
     for &(file, variants, settings) in cases {
         let game = compile(file, variants, settings);
@@ -393,6 +394,38 @@ fn counts_compared_in_place_and_wheres_kept_by_count() {
     }
     assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
     assert!(heaped > 5, "a pit of more than sixteen lifted {heaped} times");
+}
+
+/// Moves whose only test of the site is a least count (`count(h) > 1`),
+/// read in place where the moves are listed, counted and drawn
+/// (tests/engine/least.mancala): the same as the reference executor, which
+/// asks the `where` at each site, for least counts of 0 to 3 (`count(h) >=
+/// 0` passes the empty holes of a move that does not sow them).
+#[test]
+fn least_counts_read_in_place() {
+    let file = "tests/engine/least.mancala";
+    for k in ["2", "5"] {
+        for least in ["0", "1", "2", "3"] {
+            agree(file, &[], &[("k", k), ("least", least)], 30, 300);
+        }
+    }
+    // Each phase's move is made, and a counter dealt to an empty hole with least 0.
+    let game = compile(file, &[], &[("least", "0")]);
+    let (mut made, mut empty) = (vec![0; game.moves.len()], 0);
+    for seed in 0..20 {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+            empty += (mv.def == 2 && e.position().counts[mv.args[0] as usize] == 0) as usize;
+            e.apply(mv).unwrap();
+            made[mv.def as usize] += 1;
+            if made.iter().sum::<usize>() > 3000 {
+                break;
+            }
+        }
+    }
+    assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
+    assert!(empty > 0, "no counter dealt to an empty hole");
 }
 
 /// A move drawn at random that had to be tried first is made from what its

@@ -320,7 +320,8 @@ fn draw_listed(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candi
 
 /// The commonest shape of all, drawn without listing: the phase has one
 /// kind of move, which chooses a site of a fixed set that holds counters
-/// (no other test, or one waived). The k-th such site is the candidate a
+/// (no other test, or one waived), or a least count of them (`where
+/// count(h) > 1`). The k-th such site is the candidate a
 /// list of them would give for the same number drawn: the move and k (a
 /// move that must be tried is tried by the caller). `None` when the shape
 /// is not this one, or no site holds counters (the general path then
@@ -332,7 +333,7 @@ fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> 
         return Ok(None);
     }
     let c = &def.choices[0];
-    if c.filter.is_some() && c.waiver.is_none() && c.guard.is_none() {
+    if c.filter.is_some() && c.waiver.is_none() && c.guard.is_none() && c.at_least.is_none() {
         return Ok(None);
     }
     // Only a set known to be fixed (a declared one, or a player's sites of a
@@ -342,19 +343,18 @@ fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> 
     };
     vm.f = Frame::new(me);
     // Shut: no site passes; the general path finds none as well.
-    if !matches!(c.gate(p, vm), Gate::Open(None)) {
-        return Ok(None);
-    }
+    let Gate::Open(filter) = c.gate(p, vm) else { return Ok(None) };
+    let Some(least) = def.least_count(filter) else { return Ok(None) };
     let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(None) };
     let sites = &p.game.sets[id as usize];
     vm.spend(sites.len() as u64)?;
-    if def.nonempty.is_none() {
+    let Some(least) = least else {
         if sites.is_empty() {
             return Ok(None);
         }
         let k = rng.gen_range(0..sites.len() as u64) as usize;
         return Ok(Some((Move { def: d as u16, args: [sites[k] as i32, 0, 0, 0], order: 0 }, k)));
-    }
+    };
     if !vm.banks.is_empty() {
         for &s in sites {
             vm.read(s);
@@ -370,7 +370,7 @@ fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> 
     let mut n = 0;
     for &s in sites {
         picked[n] = s;
-        n += (held(counts, colours, s) != 0) as usize;
+        n += (held(counts, colours, s) >= least) as usize;
     }
     if n == 0 {
         return Ok(None);
@@ -386,27 +386,27 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
     let ChoiceDomain::Set(set) = &c.domain else { unreachable!("one_site is a choice of a set") };
     let set = set.get(p, vm)?;
     let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
-    // The commonest case of all: a fixed set, no `where`, the moves listed.
-    if let (SetV::Fixed(id), None, Sink::List(out)) = (set, filter, &mut *sink)
-        && list_sites(p, vm, def, mv.def, id, out)?
+    let least = def.least_count(filter);
+    // The commonest case of all: a fixed set, no `where` (or a least
+    // count), the moves listed.
+    if let (SetV::Fixed(id), Some(least), Sink::List(out)) = (set, least, &mut *sink)
+        && list_sites(p, vm, least, mv.def, id, out)?
     {
         return Ok(());
     }
-    // The other sinks, for a fixed set and no `where`, with the work for
-    // every site at hand: the same sites, reads and steps as the loop
-    // below, without a closure called at each site.
-    if let (SetV::Fixed(id), None) = (set, filter)
+    // The other sinks, for a fixed set and no `where` (or a least count),
+    // with the work for every site at hand: the same sites, reads and
+    // steps as the loop below, without a closure called at each site.
+    if let (SetV::Fixed(id), Some(least)) = (set, least)
         && vm.fuel >= p.game.sets[id as usize].len() as u64
     {
         let sites = &p.game.sets[id as usize];
-        let nonempty = def.nonempty.is_some();
-        let holds = |vm: &mut Vm, s: SiteId| {
-            if nonempty {
+        let holds = |vm: &mut Vm, s: SiteId| match least {
+            Some(m) => {
                 vm.read(s);
-                vm.count(s) != 0
-            } else {
-                true
+                vm.count(s) >= m
             }
+            None => true,
         };
         let offered = |s: SiteId| (Move { def: mv.def, args: [s as i32, 0, 0, 0], order: 0 }, 1);
         match sink {
@@ -452,19 +452,20 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
 }
 
 /// Lists the moves of declaration `d`, which chooses a site of the fixed
-/// set `id` with no `where` (those that hold counters, if the move needs
-/// them); false if they would be too many to list.
+/// set `id` with no `where` but a least count (those that hold `least`
+/// counters or more, if given: see [`MoveProg::least_count`]); false if
+/// they would be too many to list.
 #[inline(always)]
-fn list_sites(p: &Program, vm: &mut Vm, def: &MoveProg, d: u16, id: u16, out: &mut Vec<Move>) -> Res<bool> {
+fn list_sites(p: &Program, vm: &mut Vm, least: Option<i32>, d: u16, id: u16, out: &mut Vec<Move>) -> Res<bool> {
     let sites = &p.game.sets[id as usize];
     if ((out.len() + sites.len()) as u128) > MAX_LISTED {
         return Ok(false);
     }
     vm.spend(sites.len() as u64)?;
-    if def.nonempty.is_none() {
+    let Some(least) = least else {
         out.extend(sites.iter().map(|&s| Move { def: d, args: [s as i32, 0, 0, 0], order: 0 }));
         return Ok(true);
-    }
+    };
     if !vm.banks.is_empty() {
         for &s in sites {
             vm.read(s);
@@ -479,7 +480,7 @@ fn list_sites(p: &Program, vm: &mut Vm, def: &MoveProg, d: u16, id: u16, out: &m
     let mut n = 0;
     for &s in sites {
         spare[n].write(Move { def: d, args: [s as i32, 0, 0, 0], order: 0 });
-        n += (held(counts, colours, s) != 0) as usize;
+        n += (held(counts, colours, s) >= least) as usize;
     }
     // SAFETY: the first `n` places past the length were written just above.
     unsafe { out.set_len(out.len() + n) };
@@ -493,7 +494,7 @@ fn list_sites(p: &Program, vm: &mut Vm, def: &MoveProg, d: u16, id: u16, out: &m
 fn list_only_move(p: &Program, vm: &mut Vm, me: u8, out: &mut Vec<Move>) -> Res<bool> {
     let Some(Some(l)) = p.listed.get(vm.pos.turn.phase as usize) else { return Ok(false) };
     let Some(&id) = l.sets.get(me as usize) else { return Ok(false) };
-    list_sites(p, vm, &p.moves[l.def as usize], l.def, id, out)
+    list_sites(p, vm, l.least, l.def, id, out)
 }
 
 /// Offers the move `mv` (all choices made) if it is legal: checked by its

@@ -21,7 +21,7 @@ use std::sync::{Arc, OnceLock};
 
 use expr::{Opnd, SetOpnd};
 
-use super::game::{Domain, Game, Type};
+use super::game::{BinOp, Domain, Expr, Game, Type, Value};
 use super::vm::{Res, SetV, Vm};
 
 pub(crate) type Fx = Box<dyn Fn(&Program, &mut Vm) -> Res<i64> + Send + Sync>;
@@ -60,6 +60,10 @@ pub(crate) struct Choice {
     /// fail, no value passes; while they hold, the rest decides (see
     /// [`Lower::guard`]).
     pub guard: Option<(Opnd, Option<Opnd>)>,
+    /// `Some(m)` when the `where` is `count(x) >= m` and nothing else
+    /// (`count(h) > 1`, `2 <= count(h)`): the loops over a fixed set
+    /// compare each site's count in place (`movegen::one_site`).
+    pub at_least: Option<i32>,
 }
 
 /// What a choice's `where` makes of its values now (see [`Choice::gate`]).
@@ -128,6 +132,21 @@ impl Choice {
     }
 }
 
+/// `count(x) >= m` of the choice in `slot`, `m` a number that fits a
+/// count (`count(x) > k` is `>= k + 1`), either way round: `m`.
+fn count_at_least(e: &Expr, slot: u8) -> Option<i32> {
+    let Expr::Bin(op, a, b) = e else { return None };
+    let here = |x: &Expr| matches!(x, Expr::Count(x, None) if matches!(**x, Expr::Local(s) if s == slot));
+    let least = match (&**a, op, &**b) {
+        (x, BinOp::Gt, Expr::Const(Value::Int(k))) | (Expr::Const(Value::Int(k)), BinOp::Lt, x) if here(x) => {
+            k.checked_add(1)?
+        }
+        (x, BinOp::Ge, Expr::Const(Value::Int(k))) | (Expr::Const(Value::Int(k)), BinOp::Le, x) if here(x) => *k,
+        _ => return None,
+    };
+    i32::try_from(least).ok()
+}
+
 pub(crate) struct MoveProg {
     pub phase: u8,
     pub choices: Vec<Choice>,
@@ -145,18 +164,42 @@ pub(crate) struct MoveProg {
 
 /// A phase's only move when it chooses a site of a set fixed for each
 /// player (a declared set, or the mover's sites of a kind), with no `where`
-/// and no trial: its moves are that set's sites (those holding counters, if
-/// it sows them), listed without the general search (`movegen::legal_moves`).
+/// but a least count (`count(h) > 1`), and no trial: its moves are that
+/// set's sites (those holding counters, if it sows them; that many, with
+/// such a `where`), listed without the general search (`movegen::legal_moves`).
 pub(crate) struct Listed {
     pub def: u16,
     /// The set, by the player to move.
     pub sets: Box<[u16]>,
+    /// What a site must hold (see [`MoveProg::least_count`]).
+    pub least: Option<i32>,
+}
+
+impl MoveProg {
+    /// What the site of a one-site move must hold to be chosen, when that
+    /// is all there is to ask of it, `filter` the `where` left to ask now
+    /// (see [`Choice::gate`]): `Some(None)`, nothing (every site passes);
+    /// `Some(Some(m))`, `m` counters or more (its `where` or `nonempty`
+    /// reads its count); `None`, a `where` of another form.
+    #[inline(always)]
+    pub(crate) fn least_count(&self, filter: Option<&Opnd>) -> Option<Option<i32>> {
+        let c = &self.choices[0];
+        let nonempty = self.nonempty.is_some();
+        match filter {
+            None => Some(nonempty.then_some(1)),
+            Some(f) if c.filter.as_ref().is_some_and(|g| std::ptr::eq(f, g)) => {
+                c.at_least.map(|m| Some(if nonempty { m.max(1) } else { m }))
+            }
+            Some(_) => None,
+        }
+    }
 }
 
 impl Listed {
     fn new(moves: &[MoveProg], d: u16, np: usize) -> Option<Listed> {
         let def = &moves[d as usize];
-        let c = def.choices.first().filter(|c| def.one_site && c.filter.is_none())?;
+        let c = def.choices.first().filter(|c| def.one_site && c.guard.is_none() && c.waiver.is_none())?;
+        let least = def.least_count(c.filter.as_ref())?;
         let sets: Box<[u16]> = match &c.domain {
             ChoiceDomain::Set(SetOpnd::Fixed(id)) => vec![*id; np].into(),
             ChoiceDomain::Set(SetOpnd::OfPlayer(ids, expr::Leaf::Mover)) if ids.len() >= np => ids.clone(),
@@ -165,7 +208,7 @@ impl Listed {
             }
             _ => return None,
         };
-        Some(Listed { def: d, sets })
+        Some(Listed { def: d, sets, least })
     }
 }
 
@@ -274,7 +317,8 @@ impl Program {
                 let nonempty = (def.nonempty == Some(i)).then_some(p.slot);
                 let waiver = p.filter.as_ref().filter(|_| memos).and_then(|f| l.waiver(f, nonempty));
                 let guard = p.filter.as_ref().filter(|_| memos).and_then(|f| l.guard(f));
-                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard });
+                let at_least = p.filter.as_ref().and_then(|f| count_at_least(f, p.slot));
+                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard, at_least });
             }
             let body = l.block(&def.body);
             let one_site_candidates = choices.len() == 1
