@@ -596,8 +596,12 @@ impl Expr {
     /// `count(x) > 0` or `count(x) != 0` of the site in local `slot`.
     pub fn is_nonempty_test(&self, slot: u8) -> bool {
         matches!(self, Expr::Bin(BinOp::Gt | BinOp::Ne, x, z)
-            if matches!(&**x, Expr::Count(s, None) if matches!(**s, Expr::Local(l) if l == slot))
-                && matches!(**z, Expr::Const(Value::Int(0))))
+            if x.is_count_of(slot) && matches!(**z, Expr::Const(Value::Int(0))))
+    }
+
+    /// `count(x)` (all colours) of the site in local `slot`.
+    pub fn is_count_of(&self, slot: u8) -> bool {
+        matches!(self, Expr::Count(s, None) if matches!(**s, Expr::Local(l) if l == slot))
     }
 
     /// The expression without the spans around it.

@@ -260,7 +260,7 @@ const COUNTS_KEPT: usize = 16;
 fn only_counted(e: &Expr, slot: u8) -> bool {
     match e {
         Expr::Local(s) => *s != slot,
-        Expr::Count(x, None) if matches!(**x, Expr::Local(s) if s == slot) => true,
+        _ if e.is_count_of(slot) => true,
         _ => {
             let mut ok = true;
             e.each_child(&mut |c| ok &= only_counted(c, slot));

@@ -21,7 +21,7 @@ use std::sync::{Arc, OnceLock};
 
 use expr::{Opnd, SetOpnd};
 
-use super::game::{BinOp, Domain, Expr, Game, Type, Value};
+use super::game::{Domain, Expr, Game, Type};
 use super::vm::{Res, SetV, Vm};
 
 pub(crate) type Fx = Box<dyn Fn(&Program, &mut Vm) -> Res<i64> + Send + Sync>;
@@ -135,13 +135,9 @@ impl Choice {
 /// `count(x) >= m` of the choice in `slot`, `m` a number that fits a
 /// count (`count(x) > k` is `>= k + 1`), either way round: `m`.
 fn count_at_least(e: &Expr, slot: u8) -> Option<i32> {
-    let Expr::Bin(op, a, b) = e else { return None };
-    let here = |x: &Expr| matches!(x, Expr::Count(x, None) if matches!(**x, Expr::Local(s) if s == slot));
-    let least = match (&**a, op, &**b) {
-        (x, BinOp::Gt, Expr::Const(Value::Int(k))) | (Expr::Const(Value::Int(k)), BinOp::Lt, x) if here(x) => {
-            k.checked_add(1)?
-        }
-        (x, BinOp::Ge, Expr::Const(Value::Int(k))) | (Expr::Const(Value::Int(k)), BinOp::Le, x) if here(x) => *k,
+    let least = match shapes::count_test(e, slot)? {
+        (0b100, k) => k.checked_add(1)?,
+        (0b110, k) => k,
         _ => return None,
     };
     i32::try_from(least).ok()

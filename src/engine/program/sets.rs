@@ -3,7 +3,7 @@
 //! `any`, `all`) over players, numbers, sets and walks.
 
 use super::expr::{Opnd, SetOpnd, too_large};
-use super::shapes::{Cond, Ev, Finish, Sites, WINDOW, holds, swapped, window_sum};
+use super::shapes::{Cond, Ev, Finish, Sites, WINDOW, compared, count_test, swapped, window_sum};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
 use crate::engine::game::{Domain, Expr, SiteId, Type, Value};
@@ -478,25 +478,12 @@ fn players_count<const ALL: bool, S: PlayerSum>(each: Box<[S]>, holds: u8, k: i6
         for sites in &each {
             vm.tick()?;
             let x = sites.sum(p, vm);
-            let outcome = (x >= k) as u8 + (x > k) as u8;
-            if ((holds >> outcome) & 1 != 0) != ALL {
+            if compared(holds, x, k) != ALL {
                 return Ok(!ALL as i64);
             }
         }
         Ok(ALL as i64)
     })
-}
-
-/// `count(v) OP k` of the site in `slot`, `k` a number: the outcomes `OP`
-/// holds for (as [`super::shapes::Cmp`]'s) and `k`.
-fn count_test(body: &Expr, slot: u8) -> Option<(u8, i64)> {
-    let Expr::Bin(op, a, b) = body else { return None };
-    let here = |x: &Expr| matches!(x, Expr::Count(x, None) if matches!(**x, Expr::Local(s) if s == slot));
-    match (&**a, &**b) {
-        (x, Expr::Const(Value::Int(k))) if here(x) => Some((holds(*op)?, *k)),
-        (Expr::Const(Value::Int(k)), x) if here(x) => Some((swapped(holds(*op)?), *k)),
-        _ => None,
-    }
 }
 
 /// `any(v in SET: count(v) OP k)`, or `all` with `ALL` (a player has a
@@ -520,8 +507,7 @@ fn site_counts<const ALL: bool>(set: SetOpnd, holds: u8, k: i64) -> Fx {
             for &s in &p.game.sets[id as usize] {
                 seen += 1;
                 let x = counts[s as usize] as i64;
-                let outcome = (x >= k) as u8 + (x > k) as u8;
-                stopped = ((holds >> outcome) & 1 != 0) != ALL;
+                stopped = compared(holds, x, k) != ALL;
                 if stopped {
                     break;
                 }
@@ -533,8 +519,7 @@ fn site_counts<const ALL: bool>(set: SetOpnd, holds: u8, k: i64) -> Fx {
             vm.tick()?;
             vm.read(s);
             let x = vm.count(s) as i64;
-            let outcome = (x >= k) as u8 + (x > k) as u8;
-            stopped = ((holds >> outcome) & 1 != 0) != ALL;
+            stopped = compared(holds, x, k) != ALL;
             Ok(stopped)
         })?;
         Ok((stopped != ALL) as i64)

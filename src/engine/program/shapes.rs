@@ -219,10 +219,29 @@ pub(crate) fn holds(op: BinOp) -> Option<u8> {
     })
 }
 
+/// Whether `x OP y` holds, `holds` the outcomes `OP` holds for.
+#[inline(always)]
+pub(crate) fn compared(holds: u8, x: i64, y: i64) -> bool {
+    let outcome = (x >= y) as u8 + (x > y) as u8;
+    (holds >> outcome) & 1 != 0
+}
+
 /// The outcomes of `b OP a` for those `holds` of `a OP b`: less and
 /// greater swapped.
 pub(crate) fn swapped(holds: u8) -> u8 {
     (holds & 0b010) | (holds & 1) << 2 | holds >> 2
+}
+
+/// `count(x) OP k` of the site in local `slot`, `k` a number, either way
+/// round: the outcomes of `count(x) OP' k` (as [`Cmp`]'s) and `k`.
+pub(crate) fn count_test(e: &crate::engine::game::Expr, slot: u8) -> Option<(u8, i64)> {
+    use crate::engine::game::{Expr, Value};
+    let Expr::Bin(op, a, b) = e else { return None };
+    match (&**a, &**b) {
+        (x, Expr::Const(Value::Int(k))) if x.is_count_of(slot) => Some((holds(*op)?, *k)),
+        (Expr::Const(Value::Int(k)), x) if x.is_count_of(slot) => Some((swapped(holds(*op)?), *k)),
+        _ => None,
+    }
 }
 
 /// What the shapes depend on of the board.
