@@ -456,3 +456,63 @@ impl Engine {
         names::move_name(&self.prog, &mut self.vm, mv)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::{Config, compile_source};
+
+    const FLAGS: &str = r#"game "Flags"
+players south, north
+pit a[1..2] owner south
+store A owner south
+pit b[1..2] owner north
+store B owner north
+track loop cyclic: a[1..2], A, b[1..2], B
+state flag: condition
+state mark of every pit: condition
+setup {
+  put 3 in every pit
+  set flag = false
+  set mark(a1) = false
+  set mark(b1) = false
+}
+move sow "{h}" {
+  choose h in every pit of mover where count(h) > 0 and h is pit and index(h) == 1
+  sow h along loop
+  set flag = false
+  set mark(h) = false
+}
+move raise "raise {h}" {
+  choose h in every pit of mover where count(h) > 0
+  sow h along loop
+  set mark(h) = true
+}
+score p: count(store(p))
+"#;
+
+    /// A state variable set to the value it holds keeps the state's
+    /// version (and so the sowing tables made for it); one set anew does not.
+    #[test]
+    fn a_value_set_to_what_it_holds_keeps_the_version() {
+        let game = Arc::new(compile_source("flags", FLAGS, &Config::default()).unwrap_or_else(|f| panic!("{f:?}")));
+        let mut e = Engine::with_seed(game, 1).unwrap();
+        let mut moves = Vec::new();
+        let mut first = |e: &mut Engine, def: u16| {
+            e.legal_moves(&mut moves).unwrap();
+            moves.iter().copied().find(|m| m.def == def).expect("a move of that declaration")
+        };
+        let sow = first(&mut e, 0);
+        let before = e.vm.vars_version;
+        e.apply(sow).unwrap();
+        assert_eq!(e.vm.vars_version, before, "set to what they held");
+        let raise = first(&mut e, 1);
+        e.apply(raise).unwrap();
+        assert_ne!(e.vm.vars_version, before, "set anew");
+        let after = e.vm.vars_version;
+        assert!(e.undo());
+        assert_eq!(e.vm.vars_version, before, "given back by the undo");
+        e.apply(raise).unwrap();
+        assert_ne!(e.vm.vars_version, after, "a version is never handed out twice");
+    }
+}

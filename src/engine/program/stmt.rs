@@ -224,9 +224,14 @@ impl Lower<'_> {
                 let (offset, ty) = (v.offset, v.ty);
                 let value = self.opnd(value);
                 match site {
+                    // A value set to what it holds changes nothing: the
+                    // state keeps its version (and the tables made for it).
                     None => Box::new(move |p, vm| {
-                        vm.pos.vars[offset] = dec(ty, value.get(p, vm)?);
-                        vm.vars_changed();
+                        let v = dec(ty, value.get(p, vm)?);
+                        if vm.pos.vars[offset] != v {
+                            vm.pos.vars[offset] = v;
+                            vm.vars_changed();
+                        }
                         Ok(())
                     }),
                     Some(x) => {
@@ -235,8 +240,11 @@ impl Lower<'_> {
                         Box::new(move |p, vm| {
                             let s = x.site(p, vm)?;
                             check(p, s)?;
-                            vm.pos.vars[offset + s as usize] = dec(ty, value.get(p, vm)?);
-                            vm.vars_changed();
+                            let v = dec(ty, value.get(p, vm)?);
+                            if vm.pos.vars[offset + s as usize] != v {
+                                vm.pos.vars[offset + s as usize] = v;
+                                vm.vars_changed();
+                            }
                             Ok(())
                         })
                     }
