@@ -155,6 +155,12 @@ fn sowing_skips_in_every_form() {
         agree("tests/engine/skips.mancala", &[], &[("k", k)], 100, 300);
         agree("tests/engine/skips.mancala", &[], &[("k", k), ("faulty", "true")], 60, 300);
     }
+    // A skip of state alone that goes wrong at the stores does, when the
+    // sowing reaches one (and the games that do not reach one go on).
+    let messages = faults("tests/engine/skips.mancala", &[("faulty", "true")], 100);
+    let want = "`marked` is kept for every pit";
+    assert!(messages.iter().any(|m| m.contains(want)), "no game met `{want}`: {messages:?}");
+    assert!(messages.len() < 100, "every game went wrong: {messages:?}");
 }
 
 /// Functions of one site, looked up in tables, against the reference
@@ -199,9 +205,23 @@ fn comparisons_of_every_shape() {
         agree(file, &[], &[("k", k), ("faulty", "true")], 100, 300);
     }
     // The faults happen, part way through games, with their messages.
-    let game = compile(file, &[], &[("faulty", "true")]);
+    let messages = faults(file, &[("faulty", "true")], 200);
+    let wants = ["expected a site, but there is none here", "expected a player", "`last` is used before any sowing"];
+    for want in wants {
+        assert!(
+            messages.iter().any(|m| m.contains(want)),
+            "no game met `{want}`: {:?}",
+            &messages[..messages.len().min(9)]
+        );
+    }
+}
+
+/// The faults that end seeded random games (one game a seed, played until
+/// it ends or goes wrong), each with the ply it happened at.
+fn faults(file: &str, settings: &[(&str, &str)], seeds: u64) -> Vec<String> {
+    let game = compile(file, &[], settings);
     let mut messages = Vec::new();
-    for seed in 0..200u64 {
+    for seed in 0..seeds {
         let mut e = Engine::with_seed(game.clone(), seed).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         loop {
@@ -215,14 +235,7 @@ fn comparisons_of_every_shape() {
             }
         }
     }
-    let wants = ["expected a site, but there is none here", "expected a player", "`last` is used before any sowing"];
-    for want in wants {
-        assert!(
-            messages.iter().any(|m| m.contains(want)),
-            "no game met `{want}`: {:?}",
-            &messages[..messages.len().min(9)]
-        );
-    }
+    messages
 }
 
 /// Which sites' counts the rules read: with some sites set as banks (as

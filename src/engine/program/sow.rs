@@ -4,7 +4,9 @@
 //! state's values and kept in the Vm until they change (`Sow::kept_table`).
 //! Its skips are asked counter by counter only when they read more, or when
 //! `each` runs there. The commonest sowing (every counter of a site, one
-//! lap, fixed skips, one colour) is a closure of its own.
+//! lap, fixed skips, one colour) is a closure of its own; a lap with its
+//! table alone to go by (most laps of a relay) takes a short road of its
+//! own (`Sow::simple_lap`).
 
 use std::sync::OnceLock;
 
@@ -24,13 +26,21 @@ impl SowTable {
     fn new(skipped: &[bool], track: &Track, sites: usize) -> SowTable {
         let mut t = SowTable::default();
         t.fill(skipped, track.cyclic);
+        t.by_site(track, sites);
+        t
+    }
+
+    /// Makes `succ` from `next` when the track passes each site once
+    /// (else leaves it empty), reusing its buffer.
+    fn by_site(&mut self, track: &Track, sites: usize) {
+        self.succ.clear();
         let once = track.sites.iter().enumerate().all(|(i, &s)| track.position[s as usize] == Some(i as u16));
         if once {
             let site = |x: u16| if x == OFF { OFF } else { track.sites[x as usize] };
-            t.succ =
-                (0..sites).map(|s| site(t.next[track.position[s].map_or(track.sites.len(), |x| x as usize)])).collect();
+            let next = &self.next;
+            self.succ
+                .extend((0..sites).map(|s| site(next[track.position[s].map_or(track.sites.len(), |x| x as usize)])));
         }
-        t
     }
 
     fn fill(&mut self, skipped: &[bool], cyclic: bool) {
@@ -154,17 +164,30 @@ fn sow_counts(
 /// no place left out: a counter a step, each a load and an add. The caller
 /// has refused a cyclic track whose every place is skipped.
 #[inline(always)]
-fn sow_sites(vm: &mut Vm, track: &Track, tab: &SowTable, s: SiteId, mut n: i32) -> Res<()> {
+fn sow_sites(vm: &mut Vm, track: &Track, tab: &SowTable, s: SiteId, n: i32) -> Res<()> {
+    site_by_site(&mut vm.pos.counts, &mut vm.f, track, tab, s, n)
+}
+
+/// [`sow_sites`] on the counts and the frame alone.
+#[inline(always)]
+fn site_by_site(
+    counts: &mut [i32],
+    f: &mut crate::engine::vm::Frame,
+    track: &Track,
+    tab: &SowTable,
+    s: SiteId,
+    mut n: i32,
+) -> Res<()> {
     if track.cyclic && n as usize > tab.live {
         let laps = (n - 1) / tab.live as i32;
         for (&site, &skip) in track.sites.iter().zip(tab.skipped.iter()) {
             if !skip {
-                vm.pos.counts[site as usize] += laps;
+                counts[site as usize] += laps;
             }
         }
         n -= laps * tab.live as i32;
     }
-    let (succ, counts) = (&tab.succ[..], &mut vm.pos.counts[..]);
+    let succ = &tab.succ[..];
     let mut at = s as usize;
     if track.cyclic {
         // Every place leads to a live one: no end to look for.
@@ -182,9 +205,27 @@ fn sow_sites(vm: &mut Vm, track: &Track, tab: &SowTable, s: SiteId, mut n: i32) 
             counts[at] += 1;
         }
     }
-    vm.f.last = at as SiteId;
-    vm.f.last_colour = 0;
+    f.last = at as SiteId;
+    f.last_colour = 0;
     Ok(())
+}
+
+/// Sows `n` counters lifted from `s` by `tab`: site by site when it has a
+/// table by site, else place by place. `Err(None)` as [`sow_counts`].
+#[inline(always)]
+fn sow_by(
+    counts: &mut [i32],
+    f: &mut crate::engine::vm::Frame,
+    track: &Track,
+    tab: &SowTable,
+    s: SiteId,
+    n: i32,
+) -> Result<(), Option<Fault>> {
+    if !tab.succ.is_empty() {
+        return site_by_site(counts, f, track, tab, s, n).map_err(Some);
+    }
+    let pos = track.position[s as usize].map_or(track.sites.len(), |x| x as usize);
+    sow_counts(counts, f, track, tab, pos, n, None)
 }
 
 /// The commonest sowing (see [`Lower::sow`]): every counter of the site
@@ -277,7 +318,12 @@ impl Lower<'_> {
         self.sow_cells += self.g.tracks.len() * self.g.players.len().max(1);
         let np = self.g.players.len().max(1);
         let except = except.map(|x| (x, except_at.unwrap_or(0), all));
-        let sow = Sow { trk, start, fixed, dynamic, except, keyed, each, it, ordered: s.ordered, base, np };
+        let simple = start.is_none()
+            && s.each.is_empty()
+            && except.is_none()
+            && self.g.colours == 1
+            && (dynamic.is_empty() || keyed.is_some());
+        let sow = Sow { trk, start, fixed, dynamic, except, keyed, each, it, ordered: s.ordered, base, np, simple };
         // The commonest sowing: every counter of a site of one colour, one
         // lap, skips fixed for the track and mover: `Sow::lap`'s steps for
         // that case alone, in its order.
@@ -361,6 +407,21 @@ struct Relay {
     max: Option<Opnd>,
 }
 
+/// What a lap sown counter by counter goes by: its track (`t`) and fixed
+/// table, the skips asked at each counter, and the place a clause `it == x`
+/// skips (`except`) with that clause's place among them (`except_at`).
+#[derive(Clone, Copy)]
+struct OneByOne<'a> {
+    t: u16,
+    track: &'a Track,
+    tab: &'a SowTable,
+    dynamic: &'a [Opnd],
+    except: Option<usize>,
+    except_at: usize,
+    /// Whether this is a sowing's first lap (which takes no work).
+    first: bool,
+}
+
 /// A sowing, lowered: one lap at a time.
 struct Sow {
     trk: Opnd,
@@ -382,6 +443,10 @@ struct Sow {
     /// The first of this statement's sowing tables, and players.
     base: usize,
     np: usize,
+    /// One colour, no `starting at`, no `each`, no clause `it == x`, and
+    /// every skip fixed or reading only state: a lap is lifted and sown by
+    /// a table ([`Sow::simple_lap`]; a relay's laps are most of these).
+    simple: bool,
 }
 
 impl Sow {
@@ -439,6 +504,7 @@ impl Sow {
                 vm.locals[self.it] = it;
                 if !kept.failed {
                     kept.tab.link(track.cyclic);
+                    kept.tab.by_site(track, track.position.len());
                 }
             }
             kept.version = version;
@@ -472,6 +538,9 @@ impl Sow {
     /// first lap sows colours in the move's order (`in order`); a relay's
     /// later laps in seat order.
     fn lap(&self, p: &Program, vm: &mut Vm, s: SiteId, n: Option<i64>, first: bool) -> Res<()> {
+        if self.simple {
+            return self.simple_lap(p, vm, s, n, first);
+        }
         let t = self.trk.track(p, vm)?;
         vm.read(s);
         let have = vm.count(s);
@@ -529,7 +598,7 @@ impl Sow {
             }
         }
         // Sowing goes on from the place after `pos` (`len`: before the first).
-        let mut pos = match &self.start {
+        let pos = match &self.start {
             None => track.position[s as usize].map_or(len, |x| x as usize),
             // `starting at X`: the place before X's, so X comes first.
             Some(x) => {
@@ -573,10 +642,62 @@ impl Sow {
                 }
             }
         }
-        // Counters sown one by one run the rule file's conditions or
-        // statements at each. A first lap sows what was lifted, however
-        // much (a legal move is not refused for its size); the laps of a
-        // relay are work, or many laps of a huge count would run for hours.
+        let by = OneByOne { t, track, tab, dynamic, except, except_at, first };
+        self.one_by_one(p, vm, &by, pos, n, order)
+    }
+
+    /// A lap with nothing but its table to go by (see `simple`): the
+    /// counters of `s` (`n` of them if given) lifted and sown.
+    #[inline(always)]
+    fn simple_lap(&self, p: &Program, vm: &mut Vm, s: SiteId, n: Option<i64>, first: bool) -> Res<()> {
+        let t = self.trk.track(p, vm)?;
+        vm.read(s);
+        let have = vm.pos.counts[s as usize];
+        let n = n.unwrap_or(have as i64);
+        if n <= 0 || n > have as i64 {
+            return Err(Fault::ILLEGAL);
+        }
+        let n = n as i32;
+        vm.f.origin = s;
+        vm.pos.counts[s as usize] -= n;
+        let (track, tab) = self.table(p, vm, t)?;
+        let kept = match &self.keyed {
+            None => tab,
+            Some(ranges) => {
+                let at = self.base + t as usize * self.np + vm.f.mover as usize;
+                if !self.keep_table(p, vm, at, track, tab, ranges) {
+                    // A skip went wrong somewhere: asked site by site.
+                    let pos = track.position[s as usize].map_or(track.sites.len(), |x| x as usize);
+                    let (dynamic, except, except_at) = (&self.dynamic[..], None, usize::MAX);
+                    let by = OneByOne { t, track, tab, dynamic, except, except_at, first };
+                    return self.one_by_one(p, vm, &by, pos, n, None);
+                }
+                let kept = &vm.kept[at].tab;
+                if kept.live == 0 && track.cyclic {
+                    return Err(all_skipped(p, t));
+                }
+                return sow_by(&mut vm.pos.counts, &mut vm.f, track, kept, s, n)
+                    .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)));
+            }
+        };
+        sow_by(&mut vm.pos.counts, &mut vm.f, track, kept, s, n).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
+    }
+
+    /// Counters sown one by one run the rule file's conditions or
+    /// statements at each. A first lap sows what was lifted, however much
+    /// (a legal move is not refused for its size); the laps of a relay are
+    /// work, or many laps of a huge count would run for hours.
+    fn one_by_one(
+        &self,
+        p: &Program,
+        vm: &mut Vm,
+        by: &OneByOne,
+        mut pos: usize,
+        n: i32,
+        mut order: Option<arrange::Unrank>,
+    ) -> Res<()> {
+        let OneByOne { t, track, tab, dynamic, except, except_at, first } = *by;
+        let len = track.sites.len();
         if !first && vm.fuel < n as u64 {
             vm.fuel = 0;
             return Err(Fault::error(format!(
