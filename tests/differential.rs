@@ -206,7 +206,12 @@ fn comparisons_of_every_shape() {
     }
     // The faults happen, part way through games, with their messages.
     let messages = faults(file, &[("faulty", "true")], 200);
-    let wants = ["expected a site, but there is none here", "expected a player", "`last` is used before any sowing"];
+    let wants = [
+        "expected a site, but there is none here",
+        "expected a player",
+        "`last` is used before any sowing",
+        "`seen` is kept for every pit",
+    ];
     for want in wants {
         assert!(
             messages.iter().any(|m| m.contains(want)),

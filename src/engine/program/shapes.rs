@@ -3,9 +3,9 @@
 //! two jumps through a table per operand, a third of a comparison's work.
 //! Lowered here, the commonest shapes (a constant, a local variable, the
 //! mover, `last`, how many counters a site or a player's sites hold, a
-//! site's owner, a player's store) are types, so each comparison is a
-//! closure made for its pair of shapes: the operands are read in place with
-//! no match at all. Any other shape is the [`Opnd`] itself, evaluated as
+//! site's owner or its value of a per-site state variable, a player's
+//! store) are types, so each comparison is a closure made for its pair of
+//! shapes: the operands are read in place with no match at all. Any other shape is the [`Opnd`] itself, evaluated as
 //! before; what is evaluated, in which order, and every error are the same.
 //!
 //! Conditions are lowered here too (`Lower::cond`): a comparison, a chain of
@@ -13,7 +13,7 @@
 //! value; and finished by what uses them ([`Finish`]). Chains of `and`s and
 //! `or`s of two to four terms are unrolled ([`chain`]).
 
-use super::expr::{Leaf, Opnd, last};
+use super::expr::{Leaf, Opnd, StateRead, last};
 use super::sets::read_set;
 use super::{Fx, Lower, Program};
 use crate::engine::game::{BinOp, Expr, SiteId, Type};
@@ -174,6 +174,16 @@ impl<S: Index> Ev for OwnerAt<S> {
     fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
         let s = self.0.index(p, vm, "a site")?;
         Ok(p.owners[s])
+    }
+}
+
+/// `v(x)` of a per-site state variable.
+pub(crate) struct StateAt<S>(StateRead, S);
+impl<S: Index> Ev for StateAt<S> {
+    #[inline(always)]
+    fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
+        let s = self.1.index(p, vm, "a site")?;
+        self.0.at(p, vm, s as SiteId)
     }
 }
 
@@ -348,6 +358,8 @@ fn left<T: Then>(a: Opnd, board: &Board, t: T) -> T::Out {
         }
         Opnd::Owner(Leaf::Local(s)) => t.then(OwnerAt(Local(s))),
         Opnd::Owner(Leaf::Last) => t.then(OwnerAt(Last)),
+        Opnd::SiteState(r, Leaf::Local(s)) => t.then(StateAt(r, Local(s))),
+        Opnd::SiteState(r, Leaf::Last) => t.then(StateAt(r, Last)),
         a => t.then(a),
     }
 }
