@@ -221,6 +221,38 @@ fn comparisons_of_every_shape() {
     }
 }
 
+/// `where`s that begin with a least count of the site and go on, read as
+/// the count in place and then the rest: one choice, and two of a move
+/// that must be tried; with `faulty`, the rest goes wrong where the count
+/// lets it be asked, with its message.
+#[test]
+fn wheres_led_by_a_least_count() {
+    let file = "tests/engine/lead.mancala";
+    for k in ["3", "6"] {
+        for least in ["0", "1", "2"] {
+            agree(file, &[], &[("k", k), ("least", least)], 30, 300);
+            agree(file, &[], &[("k", k), ("least", least), ("faulty", "true")], 30, 300);
+        }
+    }
+    // Both moves are made, and the rest goes wrong in some games, not all.
+    let game = compile(file, &[], &[]);
+    let mut made = vec![0; game.moves.len()];
+    for seed in 0..20 {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..300 {
+            let Some(mv) = e.sample_move(&mut rng).unwrap() else { break };
+            e.apply(mv).unwrap();
+            made[mv.def as usize] += 1;
+        }
+    }
+    assert!(made.iter().all(|&n| n > 20), "moves made of each kind: {made:?}");
+    let messages = faults(file, &[("faulty", "true")], 60);
+    let want = "expected a site, but there is none here";
+    assert!(messages.iter().any(|m| m.contains(want)), "no game met `{want}`: {messages:?}");
+    assert!(messages.len() < 60, "every game went wrong: {messages:?}");
+}
+
 /// The faults that end seeded random games (one game a seed, played until
 /// it ends or goes wrong), each with the ply it happened at.
 fn faults(file: &str, settings: &[(&str, &str)], seeds: u64) -> Vec<String> {

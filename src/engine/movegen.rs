@@ -435,7 +435,7 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
         vm.tick()?;
         if let Some(f) = filter {
             vm.locals[c.slot] = s as i64;
-            if f.get(p, vm)? == 0 {
+            if !c.passes(f, p, vm)? {
                 return Ok(false);
             }
         }
@@ -581,9 +581,10 @@ fn try_choice(
 ) -> Res<bool> {
     vm.tick()?;
     bind_choices(def, i, mv, vm);
-    vm.locals[def.choices[i].slot] = v;
+    let c = &def.choices[i];
+    vm.locals[c.slot] = v;
     if let Some(f) = filter
-        && f.get(p, vm)? == 0
+        && !c.passes(f, p, vm)?
     {
         return Ok(false);
     }

@@ -157,6 +157,21 @@ impl Lower<'_> {
         Some((self.filter(&guard), rest.map(|r| self.filter(&r))))
     }
 
+    /// A choice's `where` that begins with a least count of its site
+    /// (`count(h) > 0 and ...`): that count (as [`super::Choice::at_least`])
+    /// and the rest of the `where`, lowered as the `where` is (with kept
+    /// parts when `memos`). The loops over the sites read the count in
+    /// place and ask the rest only of the sites that hold enough, as the
+    /// `and` would. `None` for any other `where`.
+    pub(crate) fn lead(&mut self, e: &Expr, slot: u8, memos: bool) -> Option<(i32, super::expr::Opnd)> {
+        let mut conjuncts = Vec::new();
+        terms(BinOp::And, e, &mut conjuncts);
+        let (first, rest) = conjuncts.split_first()?;
+        let least = super::count_at_least(first, slot)?;
+        let rest = join(BinOp::And, rest)?;
+        Some((least, if memos { self.filter(&rest) } else { self.opnd(&rest) }))
+    }
+
     fn worth(&self, e: &Expr, i: &Info) -> bool {
         (i.heavy || i.size >= LARGE) && !matches!(self.ty(e), Type::Set | Type::Order)
     }

@@ -21,7 +21,7 @@ use std::sync::{Arc, OnceLock};
 
 use expr::{Opnd, SetOpnd};
 
-use super::game::{Domain, Expr, Game, Type};
+use super::game::{Domain, Expr, Game, SiteId, Type};
 use super::vm::{Res, SetV, Vm};
 
 pub(crate) type Fx = Box<dyn Fn(&Program, &mut Vm) -> Res<i64> + Send + Sync>;
@@ -64,6 +64,10 @@ pub(crate) struct Choice {
     /// (`count(h) > 1`, `2 <= count(h)`): the loops over a fixed set
     /// compare each site's count in place (`movegen::one_site`).
     pub at_least: Option<i32>,
+    /// When the `where` begins with `count(x) >= m` and goes on (`count(h)
+    /// > 0 and tuzdik(h) == none`): `m` and the rest (see [`Lower::lead`],
+    /// [`Choice::passes`]).
+    pub lead: Option<(i32, Opnd)>,
 }
 
 /// What a choice's `where` makes of its values now (see [`Choice::gate`]).
@@ -116,6 +120,25 @@ impl Choice {
         }
     }
 
+    /// Whether the value bound in the choice's slot passes `filter`, the
+    /// `where` now ([`Choice::gate`]). The whole `where` with a lead (a
+    /// least count of the site first) reads that count in place, and asks
+    /// the rest only when it holds: what the `and` reads, in its order.
+    #[inline(always)]
+    pub(crate) fn passes(&self, filter: &Opnd, p: &Program, vm: &mut Vm) -> Res<bool> {
+        if let Some((least, rest)) = &self.lead
+            && self.filter.as_ref().is_some_and(|f| std::ptr::eq(f, filter))
+        {
+            let s = vm.locals[self.slot] as SiteId;
+            vm.read(s);
+            if vm.count(s) < *least {
+                return Ok(false);
+            }
+            return Ok(rest.get(p, vm)? != 0);
+        }
+        Ok(filter.get(p, vm)? != 0)
+    }
+
     fn guarded<'a>(&'a self, g: &Opnd, rest: Option<&'a Opnd>, p: &Program, vm: &mut Vm) -> Gate<'a> {
         if self.waiver.is_some() && self.filter_now(p, vm).is_none() {
             return Gate::Open(None);
@@ -134,7 +157,7 @@ impl Choice {
 
 /// `count(x) >= m` of the choice in `slot`, `m` a number that fits a
 /// count (`count(x) > k` is `>= k + 1`), either way round: `m`.
-fn count_at_least(e: &Expr, slot: u8) -> Option<i32> {
+pub(super) fn count_at_least(e: &Expr, slot: u8) -> Option<i32> {
     let least = match shapes::count_test(e, slot)? {
         (0b100, k) => k.checked_add(1)?,
         (0b110, k) => k,
@@ -314,7 +337,11 @@ impl Program {
                 let waiver = p.filter.as_ref().filter(|_| memos).and_then(|f| l.waiver(f, nonempty));
                 let guard = p.filter.as_ref().filter(|_| memos).and_then(|f| l.guard(f));
                 let at_least = p.filter.as_ref().and_then(|f| count_at_least(f, p.slot));
-                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard, at_least });
+                let lead = match (&p.filter, ty) {
+                    (Some(f), Type::Site) => l.lead(f, p.slot, memos),
+                    _ => None,
+                };
+                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard, at_least, lead });
             }
             let body = l.block(&def.body);
             let one_site_candidates = choices.len() == 1
