@@ -86,19 +86,23 @@ impl Lower<'_> {
         let before = std::mem::replace(&mut self.memo_targets, found);
         let o = self.opnd(e);
         self.memo_targets = before;
-        match info.free.single() {
-            Some(slot)
-                if info.pure
-                    && info.size >= BY_COUNT
-                    && self.slots[slot as usize] == Type::Site
-                    && only_counted(e, slot) =>
-            {
+        match self.kept_by_count(e, &info) {
+            Some(slot) => {
                 let base = self.memos;
                 self.memos += COUNTS_KEPT;
                 super::expr::Opnd::Dyn(by_count(o, slot as usize, base))
             }
-            _ => o,
+            None => o,
         }
+    }
+
+    /// The choice whose site alone `e` reads, by its count, when `e` is
+    /// kept for each count ([`by_count`]).
+    fn kept_by_count(&self, e: &Expr, info: &Info) -> Option<u8> {
+        let slot = info.free.single()?;
+        let kept =
+            info.pure && info.size >= BY_COUNT && self.slots[slot as usize] == Type::Site && only_counted(e, slot);
+        kept.then_some(slot)
     }
 
     /// What lets a choice's `where` pass every value that holds counters: the
@@ -157,19 +161,32 @@ impl Lower<'_> {
         Some((self.filter(&guard), rest.map(|r| self.filter(&r))))
     }
 
-    /// A choice's `where` that begins with a least count of its site
-    /// (`count(h) > 0 and ...`): that count (as [`super::Choice::at_least`])
-    /// and the rest of the `where`, lowered as the `where` is (with kept
-    /// parts when `memos`). The loops over the sites read the count in
-    /// place and ask the rest only of the sites that hold enough, as the
-    /// `and` would. `None` for any other `where`.
-    pub(crate) fn lead(&mut self, e: &Expr, slot: u8, memos: bool) -> Option<(i32, super::expr::Opnd)> {
-        let mut conjuncts = Vec::new();
-        terms(BinOp::And, e, &mut conjuncts);
-        let (first, rest) = conjuncts.split_first()?;
+    /// A choice's `where` that begins with a least count of its site, in
+    /// a chain of `and`s (`count(h) > 0 and ...`) or of `or`s (`count(h) >
+    /// 1 or ...`): whether it is `and`s, that count (as
+    /// [`super::Choice::at_least`]) and the rest of the chain, lowered as
+    /// the `where` is (with kept parts when `memos`). The loops over the
+    /// sites read the count in place and ask the rest only of the sites
+    /// the count does not decide, as the chain would. `None` for any
+    /// other `where`, and for one kept whole for each count.
+    pub(crate) fn lead(&mut self, e: &Expr, slot: u8, memos: bool) -> Option<super::Lead> {
+        // A `where` kept whole for each count is one look-up a site already.
+        if memos && self.kept_by_count(e, &self.scan(e, &mut Vec::new())).is_some() {
+            return None;
+        }
+        let mut chain = Vec::new();
+        let mut op = BinOp::And;
+        terms(op, e, &mut chain);
+        if chain.len() == 1 {
+            chain.clear();
+            op = BinOp::Or;
+            terms(op, e, &mut chain);
+        }
+        let (first, rest) = chain.split_first()?;
         let least = super::count_at_least(first, slot)?;
-        let rest = join(BinOp::And, rest)?;
-        Some((least, if memos { self.filter(&rest) } else { self.opnd(&rest) }))
+        let rest = join(op, rest)?;
+        let rest = if memos { self.filter(&rest) } else { self.opnd(&rest) };
+        Some(super::Lead { all: op == BinOp::And, least, rest })
     }
 
     fn worth(&self, e: &Expr, i: &Info) -> bool {

@@ -65,9 +65,17 @@ pub(crate) struct Choice {
     /// compare each site's count in place (`movegen::one_site`).
     pub at_least: Option<i32>,
     /// When the `where` begins with `count(x) >= m` and goes on (`count(h)
-    /// > 0 and tuzdik(h) == none`): `m` and the rest (see [`Lower::lead`],
-    /// [`Choice::passes`]).
-    pub lead: Option<(i32, Opnd)>,
+    /// > 0 and tuzdik(h) == none`, `count(h) > 1 or ...`): see [`Lead`].
+    pub lead: Option<Lead>,
+}
+
+/// A `where` that begins with a least count of the chosen site, in a chain
+/// of `and`s (`all`) or of `or`s: the count `least` and the rest of the
+/// chain (see [`Lower::lead`], [`Choice::passes`]).
+pub(crate) struct Lead {
+    pub all: bool,
+    pub least: i32,
+    pub rest: Opnd,
 }
 
 /// What a choice's `where` makes of its values now (see [`Choice::gate`]).
@@ -121,20 +129,21 @@ impl Choice {
     }
 
     /// Whether the value bound in the choice's slot passes `filter`, the
-    /// `where` now ([`Choice::gate`]). The whole `where` with a lead (a
-    /// least count of the site first) reads that count in place, and asks
-    /// the rest only when it holds: what the `and` reads, in its order.
+    /// `where` now ([`Choice::gate`]). The whole `where` with a [`Lead`]
+    /// reads the site's count in place, and asks the rest only when the
+    /// count does not decide (it holds, for `and`s; it fails, for `or`s):
+    /// what the chain reads, in its order.
     #[inline(always)]
     pub(crate) fn passes(&self, filter: &Opnd, p: &Program, vm: &mut Vm) -> Res<bool> {
-        if let Some((least, rest)) = &self.lead
+        if let Some(lead) = &self.lead
             && self.filter.as_ref().is_some_and(|f| std::ptr::eq(f, filter))
         {
             let s = vm.locals[self.slot] as SiteId;
             vm.read(s);
-            if vm.count(s) < *least {
-                return Ok(false);
+            if (vm.count(s) >= lead.least) != lead.all {
+                return Ok(!lead.all);
             }
-            return Ok(rest.get(p, vm)? != 0);
+            return Ok(lead.rest.get(p, vm)? != 0);
         }
         Ok(filter.get(p, vm)? != 0)
     }
