@@ -253,6 +253,21 @@ fn wheres_led_by_a_least_count() {
     assert!(messages.len() < 60, "every game went wrong: {messages:?}");
 }
 
+/// The rest of a `where` led by a least count is asked at every value, as
+/// the whole `where` was, even when it reads an earlier choice alone: the
+/// listing runs past the work budget in both executors alike.
+#[test]
+fn the_rest_of_a_lead_is_asked_at_every_value() {
+    let game = compile("tests/engine/lead-fuel.mancala", &[], &[]);
+    let mut new = Engine::with_seed(game.clone(), 1).unwrap();
+    let mut old = RefEngine::with_seed(game, 1).unwrap();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let listed = new.legal_moves(&mut a);
+    assert_eq!(listed, old.legal_moves(&mut b));
+    let fault = format!("{:?}", listed.expect_err("past the work budget"));
+    assert!(fault.contains("steps"), "{fault}");
+}
+
 /// The faults that end seeded random games (one game a seed, played until
 /// it ends or goes wrong), each with the ply it happened at.
 fn faults(file: &str, settings: &[(&str, &str)], seeds: u64) -> Vec<String> {
@@ -291,6 +306,7 @@ fn banks_are_read_alike() {
         ("tests/engine/mixed.mancala", &[], &[]),
         ("tests/engine/counted.mancala", &[], &[("heap", "true")]),
         ("tests/engine/least.mancala", &[], &[("least", "2")]),
+        ("tests/engine/lead.mancala", &[], &[("least", "1")]),
     ];
     for &(file, variants, settings) in cases {
         let game = compile(file, variants, settings);

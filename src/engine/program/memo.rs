@@ -75,6 +75,12 @@ const LARGE: u32 = 16;
 impl Lower<'_> {
     /// Lowers a choice's `where`, its closed parts behind memos.
     pub(crate) fn filter(&mut self, e: &Expr) -> super::expr::Opnd {
+        self.filter_kept(e, true)
+    }
+
+    /// As [`Lower::filter`]; kept for each count (when it may be) only if
+    /// `counted`.
+    fn filter_kept(&mut self, e: &Expr, counted: bool) -> super::expr::Opnd {
         let mut found = Vec::new();
         let info = self.scan(e, &mut found);
         if info.closed() {
@@ -86,7 +92,7 @@ impl Lower<'_> {
         let before = std::mem::replace(&mut self.memo_targets, found);
         let o = self.opnd(e);
         self.memo_targets = before;
-        match self.kept_by_count(e, &info) {
+        match self.kept_by_count(e, &info).filter(|_| counted) {
             Some(slot) => {
                 let base = self.memos;
                 self.memos += COUNTS_KEPT;
@@ -185,7 +191,10 @@ impl Lower<'_> {
         let (first, rest) = chain.split_first()?;
         let least = super::count_at_least(first, slot)?;
         let rest = join(op, rest)?;
-        let rest = if memos { self.filter(&rest) } else { self.opnd(&rest) };
+        // The rest is not kept for each count: it may read an earlier
+        // choice's site alone (`count(t) > 0 and ... count(h) ...`), which
+        // the whole `where` would have asked at every value.
+        let rest = if memos { self.filter_kept(&rest, false) } else { self.opnd(&rest) };
         Some(super::Lead { all: op == BinOp::And, least, rest })
     }
 
