@@ -14,6 +14,7 @@ mod memo;
 pub(crate) mod sets;
 pub(crate) mod shapes;
 mod sow;
+pub(crate) mod state;
 pub(crate) mod stmt;
 mod tables;
 

@@ -13,8 +13,9 @@
 //! value; and finished by what uses them ([`Finish`]). Chains of `and`s and
 //! `or`s of two to four terms are unrolled ([`chain`]).
 
-use super::expr::{Leaf, Opnd, StateRead, last};
+use super::expr::{Leaf, Opnd, last};
 use super::sets::read_set;
+use super::state::StateRead;
 use super::{Fx, Lower, Program};
 use crate::engine::game::{BinOp, Expr, SiteId, Type};
 use crate::engine::vm::{NONE, Res, SetV, Vm, none_here};
