@@ -614,7 +614,7 @@ fn tables_kept_for_the_state_follow_its_changes() {
     for k in ["2", "4", "6"] {
         let kept = compile("tests/engine/relay-skips.mancala", &[], &[("k", k)]);
         let asked = compile("tests/engine/relay-skips.mancala", &[], &[("k", k), ("tabulated", "false")]);
-        let mut plies = 0;
+        let (mut plies, mut made) = (0, vec![0; kept.moves.len()]);
         for seed in 0..60 {
             let mut a = Engine::with_seed(kept.clone(), seed).unwrap();
             let mut b = Engine::with_seed(asked.clone(), seed).unwrap();
@@ -645,10 +645,12 @@ fn tables_kept_for_the_state_follow_its_changes() {
                 }
                 let mv = ma[rng.gen_range(0..ma.len())];
                 assert_eq!(a.apply(mv), b.apply(mv), "{at}: making {mv:?}");
+                made[mv.def as usize] += 1;
                 plies += 1;
             }
         }
         assert!(plies > 100, "k {k}: only {plies} plies");
+        assert!(made.iter().all(|&n| n > 5), "k {k}: moves made of each kind: {made:?}");
     }
 }
 
