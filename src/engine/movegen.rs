@@ -333,7 +333,7 @@ fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> 
         return Ok(None);
     }
     let c = &def.choices[0];
-    if c.filter.is_some() && c.waiver.is_none() && c.guard.is_none() && c.at_least.is_none() {
+    if c.filter.is_some() && c.waiver.is_none() && c.guard.is_none() && c.at_least().is_none() {
         return Ok(None);
     }
     // Only a set known to be fixed (a declared one, or a player's sites of a

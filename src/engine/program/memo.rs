@@ -169,17 +169,14 @@ impl Lower<'_> {
 
     /// A choice's `where` that begins with a least count of its site, in
     /// a chain of `and`s (`count(h) > 0 and ...`) or of `or`s (`count(h) >
-    /// 1 or ...`): whether it is `and`s, that count (as
-    /// [`super::Choice::at_least`]) and the rest of the chain, lowered as
-    /// the `where` is (with kept parts when `memos`). The loops over the
-    /// sites read the count in place and ask the rest only of the sites
-    /// the count does not decide, as the chain would. `None` for any
-    /// other `where`, and for one kept whole for each count.
+    /// 1 or ...`), or that is that count alone: whether it is `and`s, that
+    /// count, and the rest of the chain if any, lowered as the `where` is
+    /// (with kept parts when `memos`, never kept by count). The loops over
+    /// the sites read the count in place and ask the rest only of the
+    /// sites the count does not decide, as the chain would. `None` for any
+    /// other `where`, and for one that goes on but is kept whole for each
+    /// count.
     pub(crate) fn lead(&mut self, e: &Expr, slot: u8, memos: bool) -> Option<super::Lead> {
-        // A `where` kept whole for each count is one look-up a site already.
-        if memos && self.kept_by_count(e, &self.scan(e, &mut Vec::new())).is_some() {
-            return None;
-        }
         let mut chain = Vec::new();
         let mut op = BinOp::And;
         terms(op, e, &mut chain);
@@ -190,12 +187,16 @@ impl Lower<'_> {
         }
         let (first, rest) = chain.split_first()?;
         let least = super::count_at_least(first, slot)?;
-        let rest = join(op, rest)?;
+        let Some(rest) = join(op, rest) else { return Some(super::Lead { all: true, least, rest: None }) };
+        // A `where` kept whole for each count is one look-up a site already.
+        if memos && self.kept_by_count(e, &self.scan(e, &mut Vec::new())).is_some() {
+            return None;
+        }
         // The rest is not kept for each count: it may read an earlier
         // choice's site alone (`count(t) > 0 and ... count(h) ...`), which
         // the whole `where` would have asked at every value.
         let rest = if memos { self.filter_kept(&rest, false) } else { self.opnd(&rest) };
-        Some(super::Lead { all: op == BinOp::And, least, rest })
+        Some(super::Lead { all: op == BinOp::And, least, rest: Some(rest) })
     }
 
     fn worth(&self, e: &Expr, i: &Info) -> bool {

@@ -61,22 +61,19 @@ pub(crate) struct Choice {
     /// fail, no value passes; while they hold, the rest decides (see
     /// [`Lower::guard`]).
     pub guard: Option<(Opnd, Option<Opnd>)>,
-    /// `Some(m)` when the `where` is `count(x) >= m` and nothing else
-    /// (`count(h) > 1`, `2 <= count(h)`): the loops over a fixed set
-    /// compare each site's count in place (`movegen::one_site`).
-    pub at_least: Option<i32>,
-    /// When the `where` begins with `count(x) >= m` and goes on (`count(h)
-    /// > 0 and tuzdik(h) == none`, `count(h) > 1 or ...`): see [`Lead`].
+    /// When the `where` begins with `count(x) >= m` (`count(h) > 1`, `2 <=
+    /// count(h)`), alone or going on (`count(h) > 0 and tuzdik(h) == none`,
+    /// `count(h) > 1 or ...`): see [`Lead`].
     pub lead: Option<Lead>,
 }
 
 /// A `where` that begins with a least count of the chosen site, in a chain
 /// of `and`s (`all`) or of `or`s: the count `least` and the rest of the
-/// chain (see [`Lower::lead`], [`Choice::passes`]).
+/// chain, if any (see [`Lower::lead`], [`Choice::passes`]).
 pub(crate) struct Lead {
     pub all: bool,
     pub least: i32,
-    pub rest: Opnd,
+    pub rest: Option<Opnd>,
 }
 
 /// What a choice's `where` makes of its values now (see [`Choice::gate`]).
@@ -144,9 +141,20 @@ impl Choice {
             if (vm.count(s) >= lead.least) != lead.all {
                 return Ok(!lead.all);
             }
-            return Ok(lead.rest.get(p, vm)? != 0);
+            return match &lead.rest {
+                Some(rest) => Ok(rest.get(p, vm)? != 0),
+                None => Ok(lead.all),
+            };
         }
         Ok(filter.get(p, vm)? != 0)
+    }
+
+    /// `Some(m)` when the `where` is `count(x) >= m` and nothing else: the
+    /// loops over a fixed set compare each site's count in place
+    /// (`movegen::one_site`).
+    #[inline(always)]
+    pub(crate) fn at_least(&self) -> Option<i32> {
+        self.lead.as_ref().filter(|l| l.rest.is_none()).map(|l| l.least)
     }
 
     fn guarded<'a>(&'a self, g: &Opnd, rest: Option<&'a Opnd>, p: &Program, vm: &mut Vm) -> Gate<'a> {
@@ -217,7 +225,7 @@ impl MoveProg {
         match filter {
             None => Some(nonempty.then_some(1)),
             Some(f) if c.filter.as_ref().is_some_and(|g| std::ptr::eq(f, g)) => {
-                c.at_least.map(|m| Some(if nonempty { m.max(1) } else { m }))
+                c.at_least().map(|m| Some(if nonempty { m.max(1) } else { m }))
             }
             Some(_) => None,
         }
@@ -346,12 +354,11 @@ impl Program {
                 let nonempty = (def.nonempty == Some(i)).then_some(p.slot);
                 let waiver = p.filter.as_ref().filter(|_| memos).and_then(|f| l.waiver(f, nonempty));
                 let guard = p.filter.as_ref().filter(|_| memos).and_then(|f| l.guard(f));
-                let at_least = p.filter.as_ref().and_then(|f| count_at_least(f, p.slot));
                 let lead = match (&p.filter, ty) {
                     (Some(f), Type::Site) => l.lead(f, p.slot, memos),
                     _ => None,
                 };
-                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard, at_least, lead });
+                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard, lead });
             }
             let body = l.block(&def.body);
             let one_site_candidates = choices.len() == 1

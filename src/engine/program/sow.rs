@@ -160,17 +160,11 @@ fn sow_counts(
     Ok(())
 }
 
-/// [`sow_along`] from the site `s`, for a table by site (`tab.succ`), with
-/// no place left out: a counter a step, each a load and an add. The caller
-/// has refused a cyclic track whose every place is skipped.
+/// [`sow_counts`] from the site `s`, for a table by site (`tab.succ`),
+/// with no place left out: a counter a step, each a load and an add. The
+/// caller has refused a cyclic track whose every place is skipped.
 #[inline(always)]
-fn sow_sites(vm: &mut Vm, track: &Track, tab: &SowTable, s: SiteId, n: i32) -> Res<()> {
-    site_by_site(&mut vm.pos.counts, &mut vm.f, track, tab, s, n)
-}
-
-/// [`sow_sites`] on the counts and the frame alone.
-#[inline(always)]
-fn site_by_site(
+fn sow_sites(
     counts: &mut [i32],
     f: &mut crate::engine::vm::Frame,
     track: &Track,
@@ -222,7 +216,7 @@ fn sow_by(
     n: i32,
 ) -> Result<(), Option<Fault>> {
     if !tab.succ.is_empty() {
-        return site_by_site(counts, f, track, tab, s, n).map_err(Some);
+        return sow_sites(counts, f, track, tab, s, n).map_err(Some);
     }
     let pos = track.position[s as usize].map_or(track.sites.len(), |x| x as usize);
     sow_counts(counts, f, track, tab, pos, n, None)
@@ -243,7 +237,7 @@ fn plain_sowing<S: Index, T: Index>(src: S, trk: T, sow: Sow) -> Fst {
         vm.pos.counts[s as usize] = 0;
         let (track, tab) = sow.table(p, vm, t)?;
         if !tab.succ.is_empty() {
-            return sow_sites(vm, track, tab, s, n);
+            return sow_sites(&mut vm.pos.counts, &mut vm.f, track, tab, s, n);
         }
         let pos = track.position[s as usize].map_or(track.sites.len(), |x| x as usize);
         sow_along(vm, track, tab, pos, n, None).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
