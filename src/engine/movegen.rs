@@ -544,11 +544,9 @@ fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: bool) -> Res<
         Ok(()) => {
             let keep = keep && p.game.hooks.is_none() && mover == saved;
             if keep {
-                vm.keep_tried(mv);
-            }
-            vm.undo();
-            if keep {
-                vm.tried_from_here();
+                vm.keep_tried_and_undo(mv);
+            } else {
+                vm.undo();
             }
             true
         }

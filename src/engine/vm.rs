@@ -425,8 +425,11 @@ impl Vm {
     }
 
     /// Keeps what the statements of `mv`, just run by a trial from the
-    /// position `before` (the undo stack's top), made of it: see [`Tried`].
-    pub(crate) fn keep_tried(&mut self, mv: Move) {
+    /// position `before` (the undo stack's top), made of it (see [`Tried`]),
+    /// and undoes the trial. The position made is moved into the keeping,
+    /// not copied: the undo writes the one before over the buffer it swaps
+    /// out.
+    pub(crate) fn keep_tried_and_undo(&mut self, mv: Move) {
         let t = &mut self.tried;
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
         let at = self.undo_counts.len() - n;
@@ -436,20 +439,21 @@ impl Vm {
         t.before.vars.clear();
         t.before.vars.extend_from_slice(&self.undo_vars[at..]);
         t.before.turn = self.undo_turns.last().expect("a trial pushes the position").0;
-        // Field by field: the buffers kept from the last trial are reused.
-        t.after.counts.clone_from(&self.pos.counts);
-        t.after.vars.clone_from(&self.pos.vars);
+        // Buffers of the position's lengths, for `undo` to copy into.
+        t.after.counts.resize(n, 0);
+        t.after.vars.resize(v, Value::None);
+        std::mem::swap(&mut t.after.counts, &mut self.pos.counts);
+        std::mem::swap(&mut t.after.vars, &mut self.pos.vars);
         t.after.turn = self.pos.turn;
         t.frame = Some(self.f);
+        // Field by field: the buffers kept from the last trial are reused.
         t.locals.clone_from(&self.locals);
         t.sets.clone_from(&self.sets);
         t.bank_read = self.bank_read;
         t.seed = self.seed;
         t.mv = Some(mv);
-    }
-
-    /// Called once the trial is undone: the history it is good for.
-    pub(crate) fn tried_from_here(&mut self) {
+        self.undo();
+        // The history the kept result is good for.
         self.tried.history = self.history;
     }
 
@@ -467,14 +471,16 @@ impl Vm {
     }
 
     /// Sets the position, frame and locals to those kept by the trial, the
-    /// position before pushed on the undo stack.
+    /// position before pushed on the undo stack. The kept position is
+    /// swapped in, not copied (the keeping is good for one move, and
+    /// `take_tried` has forgotten it).
     pub(crate) fn replay_tried(&mut self) {
         self.push_undo();
-        let t = &self.tried;
-        self.pos.counts.copy_from_slice(&t.after.counts);
+        let t = &mut self.tried;
+        std::mem::swap(&mut self.pos.counts, &mut t.after.counts);
         let changed = self.pos.vars != t.after.vars;
         if changed {
-            self.pos.vars.copy_from_slice(&t.after.vars);
+            std::mem::swap(&mut self.pos.vars, &mut t.after.vars);
         }
         self.pos.turn = t.after.turn;
         self.f = t.frame.expect("kept with the move");
@@ -670,9 +676,7 @@ mod tests {
         vm.pos.counts[1] = 3;
         vm.pos.vars[0] = Value::Int(4);
         vm.f.last = 1;
-        vm.keep_tried(mv);
-        vm.undo();
-        vm.tried_from_here();
+        vm.keep_tried_and_undo(mv);
         (vm, mv)
     }
 
