@@ -9,7 +9,7 @@ use super::play::{apply_frame, bind_choices, try_statements};
 use super::program::expr::Opnd;
 use super::program::expr::SetOpnd;
 use super::program::sets::{for_each_site, set_item, set_len};
-use super::program::{ChoiceDomain, Gate, MoveProg, Program};
+use super::program::{Choice, ChoiceDomain, Gate, MoveProg, Program};
 use super::vm::{Fault, Frame, Res, SetV, Vm, check_range, held};
 use super::{MAX_LISTED, Move, arrange};
 
@@ -431,6 +431,16 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
             Sink::List(_) => {}
         }
     }
+    // A `where` that reads the site only by its count, over a fixed set:
+    // asked once for each count met, in the loop's order (so it goes wrong
+    // at the site it would have); the same steps, reads and offers.
+    if let (SetV::Fixed(id), Some(f)) = (set, filter)
+        && c.counted
+        && vm.banks.is_empty()
+        && c.filter.as_ref().is_some_and(|w| std::ptr::eq(w, f))
+    {
+        return by_counts(p, vm, (def, mv.def, c, f), &p.game.sets[id as usize], sink);
+    }
     let mut each = |p: &Program, vm: &mut Vm, s: SiteId| -> Res<bool> {
         vm.tick()?;
         if let Some(f) = filter {
@@ -449,6 +459,49 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
         Ok(sink.done())
     };
     for_each_site(p, vm, set, &mut each)
+}
+
+/// Counts below this have the answer of a counted `where` kept for them.
+const COUNTS_ANSWERED: usize = 64;
+
+/// [`one_site`]'s loop over a fixed set whose `where` `f` (the whole of
+/// choice `c`'s) reads the site only by its count ([`Choice::counted`]):
+/// the `where` is asked at the first site of each count below
+/// [`COUNTS_ANSWERED`] and its answer read at the others (it would give the
+/// same: the position stands while moves are found). Each site takes its
+/// step, binds the choice and is offered as in the general loop.
+#[inline(never)]
+fn by_counts(
+    p: &Program,
+    vm: &mut Vm,
+    (def, d, c, f): (&MoveProg, u16, &Choice, &Opnd),
+    sites: &[SiteId],
+    sink: &mut Sink,
+) -> Res<()> {
+    // 0: not asked yet; 1: refused; 2: passed.
+    let mut answered = [0u8; COUNTS_ANSWERED];
+    for &s in sites {
+        vm.tick()?;
+        vm.locals[c.slot] = s as i64;
+        let n = vm.count(s);
+        let pass = match answered.get_mut(n as usize) {
+            Some(a) if *a != 0 => *a == 2,
+            Some(a) => {
+                let pass = c.passes(f, p, vm)?;
+                *a = 1 + pass as u8;
+                pass
+            }
+            None => c.passes(f, p, vm)?,
+        };
+        if !pass || (def.nonempty.is_some() && n == 0) {
+            continue;
+        }
+        sink.offer_site(d, s)?;
+        if sink.done() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Lists the moves of declaration `d`, which chooses a site of the fixed

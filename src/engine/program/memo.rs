@@ -102,6 +102,14 @@ impl Lower<'_> {
         }
     }
 
+    /// Whether `e` reads the site in `slot` only by its count, and nothing
+    /// else that may change while the position stands (see
+    /// [`super::Choice::counted`]).
+    pub(crate) fn counted(&self, e: &Expr, slot: u8) -> bool {
+        let info = self.scan(e, &mut Vec::new());
+        info.pure && info.free.single() == Some(slot) && only_counted(e, slot)
+    }
+
     /// The choice whose site alone `e` reads, by its count, when `e` is
     /// kept for each count ([`by_count`]).
     fn kept_by_count(&self, e: &Expr, info: &Info) -> Option<u8> {

@@ -65,6 +65,12 @@ pub(crate) struct Choice {
     /// count(h)`), alone or going on (`count(h) > 0 and tuzdik(h) == none`,
     /// `count(h) > 1 or ...`): see [`Lead`].
     pub lead: Option<Lead>,
+    /// The `where` reads the chosen site only by its count and is otherwise
+    /// closed (no other local, no chance, no hook): while the position
+    /// stands, its value for a site is its value for any site of the same
+    /// count, so a loop over sites asks it once for each count met
+    /// (`movegen::one_site`).
+    pub counted: bool,
 }
 
 /// A `where` that begins with a least count of the chosen site, in a chain
@@ -358,7 +364,8 @@ impl Program {
                     (Some(f), Type::Site) => l.lead(f, p.slot, memos),
                     _ => None,
                 };
-                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard, lead });
+                let counted = memos && ty == Type::Site && p.filter.as_ref().is_some_and(|f| l.counted(f, p.slot));
+                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard, lead, counted });
             }
             let body = l.block(&def.body);
             let one_site_candidates = choices.len() == 1
