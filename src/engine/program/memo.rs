@@ -365,7 +365,7 @@ fn cannot_fail(e: &Expr) -> bool {
 }
 
 /// The terms of a chain of `op`s (`and`, `or`), in order.
-fn terms<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
+pub(super) fn terms<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match e {
         Expr::Bin(o, a, b) if *o == op => {
             terms(op, a, out);

@@ -6,11 +6,12 @@
 //! node. A site where it goes wrong has no value in the table: there it is
 //! evaluated as before, and goes wrong as it would have.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use super::expr::Leaf;
 use super::{Fx, Lower, Program};
-use crate::engine::game::{Builtin, Expr, SiteId, Type};
+use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Type, Value};
 use crate::engine::vm::Vm;
 
 /// No value in the table: evaluated at each use.
@@ -20,10 +21,10 @@ const MISSING: i64 = i64::MIN;
 const SMALLEST: usize = 3;
 
 impl Lower<'_> {
-    /// `e` as a lookup in a table by its site, if it is a function of one
-    /// site alone (see the module's comment).
-    pub(super) fn site_table(&mut self, e: &Expr) -> Option<Fx> {
-        if !self.tables || nodes(e) < SMALLEST || self.ty(e) == Type::Set {
+    /// Where the program reads the site `e` is a function of, alone (see
+    /// the module's comment).
+    fn site_function(&self, e: &Expr) -> Option<Leaf> {
+        if !self.tables || self.ty(e) == Type::Set {
             return None;
         }
         let var = first_variable(e)?;
@@ -32,9 +33,42 @@ impl Lower<'_> {
             Expr::Builtin(Builtin::Last) => Leaf::Last,
             _ => return None,
         };
-        if !self.g.reads_only_site(e, &var) {
+        self.g.reads_only_site(e, &var).then_some(leaf)
+    }
+
+    /// The terms of a chain of `and`s or `or`s (`op`), each run of terms
+    /// that are functions of the same site alone joined again into one
+    /// (`x is pit and index(x) > 7 and count(x) > 0`: the first two): one
+    /// look-up in a table for the run, which is what the chain asks of
+    /// that site, in its order. Nothing is joined when functions are not
+    /// tabulated.
+    pub(super) fn joined_terms<'e>(&self, op: BinOp, terms: &[&'e Expr]) -> Vec<Cow<'e, Expr>> {
+        let key = |l: Leaf| match l {
+            Leaf::Local(s) => Some(s),
+            _ => None,
+        };
+        // Each term, and the site it is a function of alone (if it is one).
+        let mut out: Vec<(Cow<'e, Expr>, Option<Option<usize>>)> = Vec::with_capacity(terms.len());
+        for &t in terms {
+            let var = self.site_function(t).map(key);
+            match out.last_mut() {
+                Some((prev, Some(v))) if var == Some(*v) => {
+                    let first = std::mem::replace(prev, Cow::Owned(Expr::Const(Value::Int(0)))).into_owned();
+                    *prev = Cow::Owned(Expr::Bin(op, Box::new(first), Box::new(t.clone())));
+                }
+                _ => out.push((Cow::Borrowed(t), var)),
+            }
+        }
+        out.into_iter().map(|(e, _)| e).collect()
+    }
+
+    /// `e` as a lookup in a table by its site, if it is a function of one
+    /// site alone (see the module's comment).
+    pub(super) fn site_table(&mut self, e: &Expr) -> Option<Fx> {
+        if nodes(e) < SMALLEST {
             return None;
         }
+        let leaf = self.site_function(e)?;
         // The function itself, evaluated where the table has no value.
         self.tables = false;
         let f = self.x(e);
