@@ -371,6 +371,22 @@ fn wheres_waived_by_their_first_terms() {
     }
 }
 
+/// How many times each move declaration of `file` is made in `seeds`
+/// seeded random games, played to their end.
+fn moves_made(file: &str, seeds: u64) -> Vec<usize> {
+    let game = compile(file, &[], &[]);
+    let mut made = vec![0; game.moves.len()];
+    for seed in 0..seeds {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+            e.apply(mv).unwrap();
+            made[mv.def as usize] += 1;
+        }
+    }
+    made
+}
+
 /// Random games of `file` with `option` on: some go wrong, after their
 /// first plies, and every one with `message`.
 fn fail_part_way(file: &str, option: &str, message: &str) {
@@ -414,16 +430,7 @@ fn wheres_guarded_by_their_first_terms() {
     fail_part_way(file, "shaky", "none");
     fail_part_way(file, "wild", "none");
     // Each kind of move is made: each guard both holds and fails.
-    let game = compile(file, &[], &[]);
-    let mut made = vec![0; game.moves.len()];
-    for seed in 0..40 {
-        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        while let Some(mv) = e.sample_move(&mut rng).unwrap() {
-            e.apply(mv).unwrap();
-            made[mv.def as usize] += 1;
-        }
-    }
+    let made = moves_made(file, 40);
     assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
 }
 
@@ -463,6 +470,41 @@ fn counts_compared_in_place_and_wheres_kept_by_count() {
     // `trim` wants a heap of more than sixty.
     assert!(made.iter().enumerate().all(|(d, &n)| n > 5 || d == 2), "moves made of each kind: {made:?}");
     assert!(heaped > 5, "a pit of more than sixteen lifted {heaped} times");
+}
+
+/// Loops over a set whose test begins with what the site is, narrowed to
+/// the sites that test lets through (tests/engine/narrow.mancala): `any`,
+/// `all` and a choice's `where` over a player's pits, a group and a set
+/// worked out during play; with `risky`, a leading test that goes wrong at
+/// one site of the group; with `wild`, at one site of a choice's set: the
+/// same as the reference executor, which asks the whole test at each site.
+#[test]
+fn sets_narrowed_by_what_their_sites_are() {
+    let file = "tests/engine/narrow.mancala";
+    for k in ["2", "4", "5", "8"] {
+        agree(file, &[], &[("k", k)], 60, 300);
+        agree(file, &[], &[("k", k), ("risky", "true")], 40, 300);
+    }
+    fail_part_way(file, "risky", "`b` has no member 5");
+    // Both kinds of move are made.
+    let made = moves_made(file, 40);
+    assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
+    // `wild`: north's moves cannot be listed, counted or drawn, in either.
+    let game = compile(file, &[], &[("wild", "true")]);
+    let mut new = Engine::with_seed(game.clone(), 1).unwrap();
+    let mut old = RefEngine::with_seed(game, 1).unwrap();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    assert_eq!(new.legal_moves(&mut a), old.legal_moves(&mut b));
+    assert_eq!(a, b);
+    assert!(new.apply(a[0]).is_ok() && old.apply(a[0]).is_ok());
+    let listed = new.legal_moves(&mut a);
+    assert_eq!(listed, old.legal_moves(&mut b));
+    assert!(format!("{listed:?}").contains("`b` has no member 5"), "{listed:?}");
+    assert_eq!(new.count_moves(), old.count_moves());
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let drawn = new.sample_move(&mut rng.clone());
+    assert_eq!(drawn, old.sample_move(&mut rng));
+    assert!(drawn.is_err(), "{drawn:?}");
 }
 
 /// Moves whose only test of the site is a least count (`count(h) > 1`),

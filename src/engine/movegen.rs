@@ -441,6 +441,14 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
     {
         return by_counts(p, vm, (def, mv.def, c, f), &p.game.sets[id as usize], sink);
     }
+    // A `where` that begins with what the site is, over a fixed set: the
+    // sites it does not stop at, asked the rest (see `program/narrow.rs`).
+    if let (SetV::Fixed(id), Some(f), Some(_)) = (set, filter, &c.narrow)
+        && c.filter.as_ref().is_some_and(|w| std::ptr::eq(w, f))
+        && narrowed_sites(p, vm, (def, mv.def, c), id, sink)?
+    {
+        return Ok(());
+    }
     let mut each = |p: &Program, vm: &mut Vm, s: SiteId| -> Res<bool> {
         vm.tick()?;
         if let Some(f) = filter {
@@ -459,6 +467,42 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
         Ok(sink.done())
     };
     for_each_site(p, vm, set, &mut each)
+}
+
+/// [`one_site`]'s loop over the fixed set `id` for choice `c`, whose
+/// `where` begins with what the site is ([`Choice::narrow`]): the sites
+/// the `where` does not stop at on that, asked the rest, each taking its
+/// step, binding the choice and offered as in the general loop. False
+/// (nothing done) when the set is not narrowed (its first terms go wrong
+/// at one of its sites).
+#[inline(never)]
+fn narrowed_sites(
+    p: &Program,
+    vm: &mut Vm,
+    (def, d, c): (&MoveProg, u16, &Choice),
+    id: u16,
+    sink: &mut Sink,
+) -> Res<bool> {
+    let Some((narrowed, rest)) = &c.narrow else { return Ok(false) };
+    let Some(sites) = narrowed.sites(p, vm, id) else { return Ok(false) };
+    for &s in sites {
+        vm.tick()?;
+        vm.locals[c.slot] = s as i64;
+        if rest.get(p, vm)? == 0 {
+            continue;
+        }
+        if def.nonempty.is_some() {
+            vm.read(s);
+            if vm.count(s) == 0 {
+                continue;
+            }
+        }
+        sink.offer_site(d, s)?;
+        if sink.done() {
+            break;
+        }
+    }
+    Ok(true)
 }
 
 /// Counts below this have the answer of a counted `where` kept for them.

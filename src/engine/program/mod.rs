@@ -11,6 +11,7 @@
 
 pub(crate) mod expr;
 mod memo;
+pub(crate) mod narrow;
 pub(crate) mod sets;
 pub(crate) mod shapes;
 mod sow;
@@ -22,7 +23,7 @@ use std::sync::{Arc, OnceLock};
 
 use expr::{Opnd, SetOpnd};
 
-use super::game::{Domain, Expr, Game, SiteId, Type};
+use super::game::{BinOp, Domain, Expr, Game, SiteId, Type};
 use super::vm::{Res, SetV, Vm};
 
 pub(crate) type Fx = Box<dyn Fn(&Program, &mut Vm) -> Res<i64> + Send + Sync>;
@@ -71,6 +72,10 @@ pub(crate) struct Choice {
     /// count, so a loop over sites asks it once for each count met
     /// (`movegen::one_site`).
     pub counted: bool,
+    /// A `where` that begins with what the site is (`x is pit and index(x)
+    /// > 7 and ...`): the sets it narrows, and the rest of it (see
+    /// `narrow.rs`; not with a [`Lead`] or when `counted`).
+    pub narrow: Option<(narrow::Narrowed, Opnd)>,
 }
 
 /// A `where` that begins with a least count of the chosen site, in a chain
@@ -365,7 +370,11 @@ impl Program {
                     _ => None,
                 };
                 let counted = memos && ty == Type::Site && p.filter.as_ref().is_some_and(|f| l.counted(f, p.slot));
-                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard, lead, counted });
+                let narrow = match &p.filter {
+                    Some(f) if ty == Type::Site && lead.is_none() && !counted => l.narrowing(BinOp::And, p.slot, f),
+                    _ => None,
+                };
+                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard, lead, counted, narrow });
             }
             let body = l.block(&def.body);
             let one_site_candidates = choices.len() == 1

@@ -3,10 +3,11 @@
 //! `any`, `all`) over players, numbers, sets and walks.
 
 use super::expr::{Opnd, SetOpnd, too_large};
+use super::narrow::Narrowed;
 use super::shapes::{Cond, Ev, Finish, Sites, WINDOW, compared, count_test, swapped, window_sum};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
-use crate::engine::game::{Domain, Expr, SiteId, Type, Value};
+use crate::engine::game::{BinOp, Domain, Expr, SiteId, Type, Value};
 use crate::engine::vm::{Fault, Res, SetV, Vm, check_range, none_here};
 use crate::syntax::ast::Quant;
 
@@ -202,6 +203,17 @@ impl Lower<'_> {
                 Quant::All => site_counts::<true>(set, holds, k),
                 _ => site_counts::<false>(set, holds, k),
             };
+        }
+        // A body that begins with what the site is: the set narrowed by it.
+        if let (QDomain::Set(_), Quant::Any | Quant::All) = (&domain, q) {
+            let op = if q == Quant::Any { BinOp::And } else { BinOp::Or };
+            if let Some((narrowed, rest)) = self.narrowing(op, slot as u8, body) {
+                let QDomain::Set(set) = domain else { unreachable!("a set") };
+                return match q {
+                    Quant::All => any_narrowed::<true>(set, narrowed, rest),
+                    _ => any_narrowed::<false>(set, narrowed, rest),
+                };
+            }
         }
         let body = self.opnd(body);
         match (domain, q) {
@@ -535,6 +547,35 @@ fn any_site<const ALL: bool>(set: SetOpnd, slot: usize, body: Opnd) -> Fx {
             vm.tick()?;
             vm.locals[slot] = s as i64;
             stopped = (body.get(p, vm)? != 0) != ALL;
+            Ok(stopped)
+        })?;
+        Ok((stopped != ALL) as i64)
+    })
+}
+
+/// `any(v in SET: body)`, or `all` with `ALL`, whose body begins with
+/// what the site is (see `narrow.rs`): a fixed set's sites where the body
+/// goes on past that, asked the rest; any other set's asked the whole.
+fn any_narrowed<const ALL: bool>(set: SetOpnd, n: Narrowed, rest: Opnd) -> Fx {
+    Box::new(move |p, vm| {
+        let set = set.get(p, vm)?;
+        if let SetV::Fixed(id) = set
+            && let Some(sites) = n.sites(p, vm, id)
+        {
+            for &s in sites {
+                vm.tick()?;
+                vm.locals[n.slot] = s as i64;
+                if (rest.get(p, vm)? != 0) != ALL {
+                    return Ok(!ALL as i64);
+                }
+            }
+            return Ok(ALL as i64);
+        }
+        let mut stopped = false;
+        for_each_site(p, vm, set, |p, vm, s| {
+            vm.tick()?;
+            vm.locals[n.slot] = s as i64;
+            stopped = n.whole(&rest, p, vm)? != ALL;
             Ok(stopped)
         })?;
         Ok((stopped != ALL) as i64)

@@ -23,7 +23,7 @@ const SMALLEST: usize = 3;
 impl Lower<'_> {
     /// Where the program reads the site `e` is a function of, alone (see
     /// the module's comment).
-    fn site_function(&self, e: &Expr) -> Option<Leaf> {
+    pub(super) fn site_function(&self, e: &Expr) -> Option<Leaf> {
         if !self.tables || self.ty(e) == Type::Set {
             return None;
         }
