@@ -211,6 +211,7 @@ fn comparisons_of_every_shape() {
         "expected a player",
         "`last` is used before any sowing",
         "`seen` is kept for every pit",
+        "relation `across` names no site for",
     ];
     for want in wants {
         assert!(

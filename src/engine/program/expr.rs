@@ -157,6 +157,24 @@ fn index(v: i64, want: &str) -> Res<i64> {
     Ok(v)
 }
 
+/// The site relation `r` (its `table`) gives for `s`: an error if none.
+#[inline(always)]
+pub(crate) fn related(p: &Program, table: &[i64], r: u16, s: SiteId) -> Res<SiteId> {
+    match table[s as usize] {
+        NONE => Err(no_relation(p, r, s)),
+        t => Ok(t as SiteId),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn no_relation(p: &Program, r: u16, s: SiteId) -> Fault {
+    Fault::error(format!(
+        "relation `{}` names no site for `{}`",
+        p.game.relations[r as usize].0, p.game.sites[s as usize].name
+    ))
+}
+
 /// The counters in every site of a fixed set.
 #[inline(always)]
 fn count_fixed(p: &Program, vm: &mut Vm, id: u16) -> i64 {
@@ -295,6 +313,11 @@ impl Lower<'_> {
     }
 
     /// An operand: in place where it can be, else a closure.
+    /// The site relation `r` gives for each site ([`NONE`]: none).
+    pub(crate) fn relation(&self, r: u16) -> Box<[i64]> {
+        self.g.relations[r as usize].1.iter().map(|t| t.map_or(NONE, |s| s as i64)).collect()
+    }
+
     pub(crate) fn opnd(&mut self, e: &Expr) -> Opnd {
         if !self.memo_targets.is_empty()
             && let Some(f) = self.memo(e)
@@ -527,18 +550,8 @@ impl Lower<'_> {
             }
             Expr::Relation(r, x) => {
                 let x = self.opnd(x);
-                let r = *r as usize;
-                let table: Vec<i64> = self.g.relations[r].1.iter().map(|t| t.map_or(NONE, |s| s as i64)).collect();
-                Box::new(move |p, vm| {
-                    let s = x.site(p, vm)?;
-                    match table[s as usize] {
-                        NONE => Err(Fault::error(format!(
-                            "relation `{}` names no site for `{}`",
-                            p.game.relations[r].0, p.game.sites[s as usize].name
-                        ))),
-                        t => Ok(t),
-                    }
-                })
+                let (table, r) = (self.relation(*r), *r);
+                Box::new(move |p, vm| related(p, &table, r, x.site(p, vm)?).map(|t| t as i64))
             }
             Expr::IsKind(x, k) => {
                 let x = self.opnd(x);
@@ -674,6 +687,9 @@ impl Lower<'_> {
             });
         }
         let sites = self.ty(a) == Type::Site;
+        if let Some(c) = self.relation_count(op, a, b) {
+            return self.finish(c, ToFx);
+        }
         let (a, b) = (self.opnd(a), self.opnd(b));
         // Equality of anything, and orders of numbers: by operand shapes
         // (`shapes.rs`); only orders of sites, which refuse "none", and

@@ -13,7 +13,7 @@
 //! value; and finished by what uses them ([`Finish`]). Chains of `and`s and
 //! `or`s of two to four terms are unrolled ([`chain`]).
 
-use super::expr::{Leaf, Opnd, last};
+use super::expr::{Leaf, Opnd, last, related};
 use super::sets::read_set;
 use super::state::StateRead;
 use super::{Fx, Lower, Program};
@@ -84,6 +84,17 @@ impl Index for Mover {}
 impl Index for Last {}
 impl Index for K {}
 impl Index for Opnd {}
+
+/// `r(x)` of a site relation `r` (its table of sites, and its number).
+pub(crate) struct Rel<S>(Box<[i64]>, u16, S);
+impl<S: Index> Ev for Rel<S> {
+    #[inline(always)]
+    fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
+        let s = self.2.index(p, vm, "a site")?;
+        related(p, &self.0, self.1, s as SiteId).map(|t| t as i64)
+    }
+}
+impl<S: Index> Index for Rel<S> {}
 
 /// `count(x)` of a site, in a game of one colour.
 pub(crate) struct CountAt<S>(S);
@@ -269,6 +280,10 @@ pub(crate) struct Board<'g> {
 /// any other value.
 pub(crate) enum Cond {
     Cmp(u8, Opnd, Opnd),
+    /// A comparison whose left operand is `count(r(x))` of a site relation
+    /// `r` (its table and number) and `x` a choice or `last`, in a game of
+    /// one colour (`count(opposite(last)) > 0`).
+    CmpRel(u8, Box<[i64]>, u16, Leaf, Opnd),
     /// A chain of `and`s: its terms, in order.
     All(Vec<Opnd>),
     Other(Opnd),
@@ -289,6 +304,10 @@ impl Cond {
     pub(crate) fn finish<F: Finish>(self, board: &Board, f: F) -> F::Out {
         match self {
             Cond::Cmp(holds, a, b) => left(a, board, Right { holds, b, f }),
+            Cond::CmpRel(holds, table, r, x, b) => match x {
+                Leaf::Local(s) => Right { holds, b, f }.then(CountAt(Rel(table, r, Local(s)))),
+                _ => Right { holds, b, f }.then(CountAt(Rel(table, r, Last))),
+            },
             Cond::All(terms) => f.all(terms),
             Cond::Other(c) => f.other(c),
         }
@@ -419,12 +438,34 @@ impl Lower<'_> {
             if let Some(f) = self.site_table(e) {
                 return Cond::Other(Opnd::Dyn(f));
             }
+            if let Some(c) = self.relation_count(*op, a, b) {
+                return c;
+            }
             let (x, y) = (self.opnd(a), self.opnd(b));
             if let Ok(c) = Cond::comparison(*op, x, y) {
                 return c;
             }
         }
         Cond::Other(self.opnd(e))
+    }
+
+    /// `count(r(x)) OP b` of a site relation `r`, `x` a site chosen or
+    /// `last`, in a game of one colour, as a comparison read in place
+    /// ([`Cond::CmpRel`]); `None` for any other.
+    pub(crate) fn relation_count(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
+        let holds = holds(op)?;
+        if self.g.colours != 1 || !self.memo_targets.is_empty() {
+            return None;
+        }
+        let Expr::Count(x, None) = a.unspanned() else { return None };
+        let Expr::Relation(r, y) = x.unspanned() else { return None };
+        let leaf = match y.unspanned() {
+            Expr::Local(s) if self.slots[*s as usize] == Type::Site => Leaf::Local(*s as usize),
+            Expr::Builtin(crate::engine::game::Builtin::Last) => Leaf::Last,
+            _ => return None,
+        };
+        let table = self.relation(*r);
+        Some(Cond::CmpRel(holds, table, *r, leaf, self.opnd(b)))
     }
 
     /// What `f` makes of a lowered condition.
