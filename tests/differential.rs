@@ -487,7 +487,7 @@ fn sets_narrowed_by_what_their_sites_are() {
         agree(file, &[], &[("k", k), ("risky", "true")], 40, 300);
     }
     fail_part_way(file, "risky", "`b` has no member 5");
-    // Both kinds of move are made.
+    // Every kind of move is made.
     let made = moves_made(file, 40);
     assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
     // `wild`: north's moves cannot be listed, counted or drawn, in either.

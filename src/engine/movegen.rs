@@ -433,7 +433,8 @@ fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink)
     }
     // A `where` that reads the site only by its count, over a fixed set:
     // asked once for each count met, in the loop's order (so it goes wrong
-    // at the site it would have); the same steps, reads and offers.
+    // at the site it would have); the same offers, fewer steps of work
+    // (the `where`'s own, at the sites whose count was answered).
     if let (SetV::Fixed(id), Some(f)) = (set, filter)
         && c.counted
         && vm.banks.is_empty()
@@ -513,7 +514,8 @@ const COUNTS_ANSWERED: usize = 64;
 /// the `where` is asked at the first site of each count below
 /// [`COUNTS_ANSWERED`] and its answer read at the others (it would give the
 /// same: the position stands while moves are found). Each site takes its
-/// step, binds the choice and is offered as in the general loop.
+/// step, binds the choice and is offered as in the general loop; the
+/// `where`'s own steps are spent only where it is asked.
 #[inline(never)]
 fn by_counts(
     p: &Program,

@@ -78,6 +78,20 @@ impl Lower<'_> {
         self.filter_kept(e, true)
     }
 
+    /// What `lower` makes of the parts of a choice's `where` `e`, with
+    /// `e`'s closed parts behind memos, as [`Lower::filter`] puts them.
+    pub(super) fn with_memos<T>(&mut self, e: &Expr, lower: impl FnOnce(&mut Self) -> T) -> T {
+        let mut found = Vec::new();
+        let info = self.scan(e, &mut found);
+        if info.closed() {
+            found.clear();
+        }
+        let before = std::mem::replace(&mut self.memo_targets, found);
+        let t = lower(self);
+        self.memo_targets = before;
+        t
+    }
+
     /// As [`Lower::filter`]; kept for each count (when it may be) only if
     /// `counted`.
     fn filter_kept(&mut self, e: &Expr, counted: bool) -> super::expr::Opnd {

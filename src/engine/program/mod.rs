@@ -371,7 +371,9 @@ impl Program {
                 };
                 let counted = memos && ty == Type::Site && p.filter.as_ref().is_some_and(|f| l.counted(f, p.slot));
                 let narrow = match &p.filter {
-                    Some(f) if ty == Type::Site && lead.is_none() && !counted => l.narrowing(BinOp::And, p.slot, f),
+                    Some(f) if ty == Type::Site && lead.is_none() && !counted => {
+                        l.with_memos(f, |l| l.narrowing(BinOp::And, p.slot, f))
+                    }
                     _ => None,
                 };
                 choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard, lead, counted, narrow });
