@@ -312,12 +312,12 @@ impl Lower<'_> {
         }
     }
 
-    /// An operand: in place where it can be, else a closure.
     /// The site relation `r` gives for each site ([`NONE`]: none).
     pub(crate) fn relation(&self, r: u16) -> Box<[i64]> {
         self.g.relations[r as usize].1.iter().map(|t| t.map_or(NONE, |s| s as i64)).collect()
     }
 
+    /// An operand: in place where it can be, else a closure.
     pub(crate) fn opnd(&mut self, e: &Expr) -> Opnd {
         if !self.memo_targets.is_empty()
             && let Some(f) = self.memo(e)
