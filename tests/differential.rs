@@ -372,10 +372,10 @@ fn wheres_waived_by_their_first_terms() {
     }
 }
 
-/// How many times each move declaration of `file` is made in `seeds`
-/// seeded random games, played to their end.
-fn moves_made(file: &str, seeds: u64) -> Vec<usize> {
-    let game = compile(file, &[], &[]);
+/// How many times each move declaration of `file` (with `settings`) is
+/// made in `seeds` seeded random games, played to their end.
+fn moves_made(file: &str, settings: &[(&str, &str)], seeds: u64) -> Vec<usize> {
+    let game = compile(file, &[], settings);
     let mut made = vec![0; game.moves.len()];
     for seed in 0..seeds {
         let mut e = Engine::with_seed(game.clone(), seed).unwrap();
@@ -431,7 +431,7 @@ fn wheres_guarded_by_their_first_terms() {
     fail_part_way(file, "shaky", "none");
     fail_part_way(file, "wild", "none");
     // Each kind of move is made: each guard both holds and fails.
-    let made = moves_made(file, 40);
+    let made = moves_made(file, &[], 40);
     assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
 }
 
@@ -468,8 +468,10 @@ fn counts_compared_in_place_and_wheres_kept_by_count() {
             made[mv.def as usize] += 1;
         }
     }
-    // `trim` wants a heap of more than sixty.
+    // `trim` wants a heap of more than sixty: made with `heaped` 70.
     assert!(made.iter().enumerate().all(|(d, &n)| n > 5 || d == 2), "moves made of each kind: {made:?}");
+    let trimmed = moves_made(file, &[("heap", "true"), ("heaped", "70")], 40)[2];
+    assert!(trimmed > 5, "`trim` made {trimmed} times");
     assert!(heaped > 5, "a pit of more than sixteen lifted {heaped} times");
 }
 
@@ -488,7 +490,7 @@ fn sets_narrowed_by_what_their_sites_are() {
     }
     fail_part_way(file, "risky", "`b` has no member 5");
     // Every kind of move is made.
-    let made = moves_made(file, 40);
+    let made = moves_made(file, &[], 40);
     assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
     // `wild`: north's moves cannot be listed, counted or drawn, in either.
     let game = compile(file, &[], &[("wild", "true")]);

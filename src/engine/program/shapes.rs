@@ -2,11 +2,13 @@
 //! of two [`Opnd`]s matches on each operand's shape every time it runs:
 //! two jumps through a table per operand, a third of a comparison's work.
 //! Lowered here, the commonest shapes (a constant, a local variable, the
-//! mover, `last`, how many counters a site or a player's sites hold, a
-//! site's owner or its value of a per-site state variable, a player's
-//! store) are types, so each comparison is a closure made for its pair of
-//! shapes: the operands are read in place with no match at all. Any other shape is the [`Opnd`] itself, evaluated as
-//! before; what is evaluated, in which order, and every error are the same.
+//! mover, `last`, how many counters a site, the site a relation gives for
+//! it, or a player's sites hold, a site's owner or its value of a per-site
+//! state variable, a player's store) are types, so each comparison is a
+//! closure made for its pair of shapes: the operands are read in place
+//! with no match at all. Any other shape is the [`Opnd`] itself, evaluated
+//! as before; what is evaluated, in which order, and every error are the
+//! same.
 //!
 //! Conditions are lowered here too (`Lower::cond`): a comparison, a chain of
 //! `and`s (whose terms an `if` reads in its own closure), or any other

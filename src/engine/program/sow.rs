@@ -107,20 +107,8 @@ fn sow_table<'p>(
 /// Sows `n` counters of one colour along `track` from the place after
 /// `pos`, by a table, and past the place `except` too: whole laps of a
 /// cyclic track are added at once. `Err(None)`: every place of a cyclic
-/// track is skipped.
-fn sow_along(
-    vm: &mut Vm,
-    track: &Track,
-    tab: &SowTable,
-    pos: usize,
-    n: i32,
-    except: Option<usize>,
-) -> Result<(), Option<Fault>> {
-    sow_counts(&mut vm.pos.counts, &mut vm.f, track, tab, pos, n, except)
-}
-
-/// [`sow_along`] on the counts and the frame alone, so that a table kept in
-/// the machine can be read while they are written.
+/// track is skipped. The counts and the frame alone, so that a table kept
+/// in the machine can be read while they are written.
 fn sow_counts(
     counts: &mut [i32],
     f: &mut crate::engine::vm::Frame,
@@ -236,11 +224,7 @@ fn plain_sowing<S: Index, T: Index>(src: S, trk: T, sow: Sow) -> Fst {
         vm.f.origin = s;
         vm.pos.counts[s as usize] = 0;
         let (track, tab) = sow.table(p, vm, t)?;
-        if !tab.succ.is_empty() {
-            return sow_sites(&mut vm.pos.counts, &mut vm.f, track, tab, s, n);
-        }
-        let pos = track.position[s as usize].map_or(track.sites.len(), |x| x as usize);
-        sow_along(vm, track, tab, pos, n, None).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
+        sow_by(&mut vm.pos.counts, &mut vm.f, track, tab, s, n).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
     })
 }
 
@@ -621,7 +605,8 @@ impl Sow {
         if order.is_none() && self.each.is_empty() && tabulated {
             // The common case: one colour, every skip tabulated.
             if self.dynamic.is_empty() {
-                return sow_along(vm, track, tab, pos, n, except).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)));
+                return sow_counts(&mut vm.pos.counts, &mut vm.f, track, tab, pos, n, except)
+                    .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)));
             }
             // Skips that read state: a table made for its values.
             if let Some(ranges) = &self.keyed {
@@ -655,7 +640,8 @@ impl Sow {
         vm.f.origin = s;
         vm.pos.counts[s as usize] -= n;
         let (track, tab) = self.table(p, vm, t)?;
-        let kept = match &self.keyed {
+        // Skips that read state: the table kept for its values.
+        let tab = match &self.keyed {
             None => tab,
             Some(ranges) => {
                 let at = self.base + t as usize * self.np + vm.f.mover as usize;
@@ -670,11 +656,10 @@ impl Sow {
                 if kept.live == 0 && track.cyclic {
                     return Err(all_skipped(p, t));
                 }
-                return sow_by(&mut vm.pos.counts, &mut vm.f, track, kept, s, n)
-                    .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)));
+                kept
             }
         };
-        sow_by(&mut vm.pos.counts, &mut vm.f, track, kept, s, n).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
+        sow_by(&mut vm.pos.counts, &mut vm.f, track, tab, s, n).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
     }
 
     /// Counters sown one by one run the rule file's conditions or
