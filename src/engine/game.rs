@@ -692,6 +692,16 @@ impl Expr {
     }
 }
 
+/// What arithmetic past `i64` says (issue 11) where its place is not known.
+pub(crate) const TOO_LARGE: &str = "a number in the rules grew too large (beyond 9223372036854775807 either way)";
+
+impl Game {
+    /// Arithmetic past `i64` at `span`, quoted from the rule file.
+    pub(crate) fn too_large(&self, span: Span) -> String {
+        format!("{TOO_LARGE}: `{}`", self.sources.text(span).split_whitespace().collect::<Vec<_>>().join(" "))
+    }
+}
+
 pub fn value_text(v: Value) -> String {
     match v {
         Value::Int(i) => i.to_string(),

@@ -1465,9 +1465,9 @@ impl RefEngine {
                     _ => {
                         let (x, y) = (x.int()?, y.int()?);
                         match op {
-                            BinOp::Add => Value::Int(x.saturating_add(y)),
-                            BinOp::Sub => Value::Int(x.saturating_sub(y)),
-                            BinOp::Mul => Value::Int(x.saturating_mul(y)),
+                            BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
+                            BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
+                            BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
                             BinOp::Div | BinOp::Mod if y == 0 => {
                                 return Err(Fault::error("division by zero".into()));
                             }
@@ -1563,7 +1563,14 @@ impl RefEngine {
                 Value::Int(lo + (self.random() % ((hi - lo) as u64 + 1)) as i64)
             }
             Expr::Opponent(p) => Value::Player(1 - self.player_of(p, f)?),
-            Expr::Spanned(_, x) => self.eval(x, f)?,
+            // Arithmetic is spanned where it is written: an overflow in it
+            // is reported there, as the executor reports it.
+            Expr::Spanned(span, x) => match self.eval(x, f) {
+                Err(Fault(Some(h))) if matches!(&*h, Halt::Error(m) if m == OVERFLOW) => {
+                    return Err(Fault::at(self.game.too_large(*span), *span));
+                }
+                v => v?,
+            },
             Expr::Step(..) | Expr::Before(_) | Expr::First(_) => {
                 return Err(Fault::error("not in the reference".into()));
             }
@@ -1638,7 +1645,7 @@ impl RefEngine {
                     };
                     let r = self.eval(body, f)?;
                     match q {
-                        Quant::Sum => acc = acc.saturating_add(r.int()?),
+                        Quant::Sum => acc = acc.checked_add(r.int()?).ok_or_else(overflow)?,
                         Quant::Any => {
                             if r.truthy() {
                                 any = true;
@@ -1805,8 +1812,11 @@ const MAX_RANGE: i64 = 100_000;
 /// Loop and sowing steps one call of the engine may take.
 const FUEL: u64 = 20_000_000;
 
+/// An overflow not yet put at its place (see `Expr::Spanned`).
+const OVERFLOW: &str = "a number in the rules grew too large";
+
 fn overflow() -> Fault {
-    Fault::error("a number in the rules grew too large".into())
+    Fault::error(OVERFLOW.into())
 }
 
 fn check_range(lo: i64, hi: i64) -> Res<()> {

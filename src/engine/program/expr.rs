@@ -6,7 +6,7 @@
 use super::shapes::{Cond, ToFx, chain};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
-use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Type, Value};
+use crate::engine::game::{BinOp, Builtin, Expr, SiteId, TOO_LARGE, Type, Value};
 use crate::engine::movegen;
 use crate::engine::vm::{Fault, NO_COLOUR, NO_SITE, NONE, Res, SetV, Vm, none_here};
 
@@ -769,12 +769,8 @@ impl Lower<'_> {
 /// A number beyond what the rules can hold, reported where it is written.
 #[cold]
 pub(super) fn too_large(p: &Program, span: Option<Span>) -> Fault {
-    let what = "a number in the rules grew too large (beyond 9223372036854775807 either way)";
     match span {
-        Some(span) => Fault::at(
-            format!("{what}: `{}`", p.game.sources.text(span).split_whitespace().collect::<Vec<_>>().join(" ")),
-            span,
-        ),
-        None => Fault::error(what.into()),
+        Some(span) => Fault::at(p.game.too_large(span), span),
+        None => Fault::error(TOO_LARGE.into()),
     }
 }
