@@ -222,6 +222,31 @@ fn comparisons_of_every_shape() {
     }
 }
 
+/// Expressions of fixed values, worked out once before play
+/// (`program/fold.rs`; tests/engine/folds.mancala), against the reference
+/// executor, which works them out at every use; with `fault`, a fixed part
+/// that goes wrong (a number too large, a division by zero, a family
+/// member that is not there, beside `and false`) still goes wrong when it
+/// is asked, part way through a game, with its message.
+#[test]
+fn fixed_values_worked_out_once() {
+    let file = "tests/engine/folds.mancala";
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 100, 300);
+    }
+    let cases = [("1", "too large"), ("2", "division by zero"), ("3", "has no member 5")];
+    for (fault, message) in cases {
+        let settings = [("fault", fault), ("big", "2000000000")];
+        agree(file, &[], &settings, 60, 300);
+        let messages = faults(file, &settings, 40);
+        assert!(messages.len() > 10, "fault {fault}: {messages:?}");
+        assert!(messages.iter().all(|m| m.contains(message)), "fault {fault}: {messages:?}");
+        assert!(messages.iter().any(|m| !m.starts_with("ply 0:")), "fault {fault}: {messages:?}");
+    }
+    // With `big` small, `big * big * big` is a number like any other.
+    assert!(faults(file, &[("fault", "1")], 40).is_empty());
+}
+
 /// `where`s that begin with a least count of the site and go on, read as
 /// the count in place and then the rest: one choice, and two of a move
 /// that must be tried; with `faulty`, the rest goes wrong where the count

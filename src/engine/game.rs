@@ -592,6 +592,93 @@ impl Game {
     }
 }
 
+/// The expressions directly inside an expression, or a domain, each given
+/// to `visit`: one listing for [`Expr::each_child`] and
+/// [`Expr::each_child_mut`] (`iter` or `iter_mut` over a hook's arguments,
+/// and the domain's own walk).
+macro_rules! children {
+    ($e:expr, $visit:ident, $iter:ident, $domain:ident) => {
+        match $e {
+            Expr::Const(_) | Expr::Local(_) | Expr::Builtin(_) | Expr::State(_) => {}
+            Expr::Count(x, c) => {
+                $visit(x);
+                if let Some(c) = c {
+                    $visit(c);
+                }
+            }
+            Expr::SiteState(_, a)
+            | Expr::Side(a)
+            | Expr::Opponent(a)
+            | Expr::Before(a)
+            | Expr::First(a)
+            | Expr::Spanned(_, a)
+            | Expr::Index(a)
+            | Expr::Owner(a)
+            | Expr::OwnedSite(_, a)
+            | Expr::Relation(_, a)
+            | Expr::IsKind(a, _)
+            | Expr::KindSet(_, a)
+            | Expr::Family(_, a)
+            | Expr::Not(a)
+            | Expr::Neg(a)
+            | Expr::CanMove(a) => $visit(a),
+            Expr::Member(a, b)
+            | Expr::OnTrack(a, b)
+            | Expr::Random(a, b)
+            | Expr::Filter(a, _, b)
+            | Expr::Bin(_, a, b)
+            | Expr::Min(a, b)
+            | Expr::Max(a, b) => {
+                $visit(a);
+                $visit(b);
+            }
+            Expr::Cond(a, b, c) | Expr::Step(a, b, c) => {
+                $visit(a);
+                $visit(b);
+                $visit(c);
+            }
+            Expr::Hook(_, args) => args.$iter().for_each($visit),
+            Expr::Quant(_, _, domain, body) => {
+                domain.$domain($visit);
+                $visit(body);
+            }
+        }
+    };
+}
+
+/// The expressions of a domain, each given to `visit`.
+macro_rules! domain_exprs {
+    ($d:expr, $visit:ident) => {
+        match $d {
+            Domain::Players | Domain::Tracks => {}
+            Domain::Range(a, b) => {
+                $visit(a);
+                $visit(b);
+            }
+            Domain::Set(a) | Domain::Arrangements(a) => $visit(a),
+            Domain::Walk { track, from, cond, .. } => {
+                $visit(track);
+                $visit(from);
+                if let Some(c) = cond {
+                    $visit(c);
+                }
+            }
+        }
+    };
+}
+
+impl Domain {
+    /// Calls `visit` on each expression of the domain.
+    pub fn each_expr(&self, visit: &mut impl FnMut(&Expr)) {
+        domain_exprs!(self, visit)
+    }
+
+    /// As [`Domain::each_expr`], to change them.
+    pub(crate) fn each_expr_mut(&mut self, visit: &mut impl FnMut(&mut Expr)) {
+        domain_exprs!(self, visit)
+    }
+}
+
 impl Expr {
     /// `count(x) > 0` or `count(x) != 0` of the site in local `slot`.
     pub fn is_nonempty_test(&self, slot: u8) -> bool {
@@ -615,65 +702,12 @@ impl Expr {
     /// Calls `visit` on each expression directly inside this one (a
     /// quantifier's domain included).
     pub fn each_child(&self, visit: &mut impl FnMut(&Expr)) {
-        match self {
-            Expr::Const(_) | Expr::Local(_) | Expr::Builtin(_) | Expr::State(_) => {}
-            Expr::Count(x, c) => {
-                visit(x);
-                if let Some(c) = c {
-                    visit(c);
-                }
-            }
-            Expr::SiteState(_, a)
-            | Expr::Side(a)
-            | Expr::Opponent(a)
-            | Expr::Before(a)
-            | Expr::First(a)
-            | Expr::Spanned(_, a)
-            | Expr::Index(a)
-            | Expr::Owner(a)
-            | Expr::OwnedSite(_, a)
-            | Expr::Relation(_, a)
-            | Expr::IsKind(a, _)
-            | Expr::KindSet(_, a)
-            | Expr::Family(_, a)
-            | Expr::Not(a)
-            | Expr::Neg(a)
-            | Expr::CanMove(a) => visit(a),
-            Expr::Member(a, b)
-            | Expr::OnTrack(a, b)
-            | Expr::Random(a, b)
-            | Expr::Filter(a, _, b)
-            | Expr::Bin(_, a, b)
-            | Expr::Min(a, b)
-            | Expr::Max(a, b) => {
-                visit(a);
-                visit(b);
-            }
-            Expr::Cond(a, b, c) | Expr::Step(a, b, c) => {
-                visit(a);
-                visit(b);
-                visit(c);
-            }
-            Expr::Hook(_, args) => args.iter().for_each(visit),
-            Expr::Quant(_, _, domain, body) => {
-                match &**domain {
-                    Domain::Players | Domain::Tracks => {}
-                    Domain::Range(a, b) => {
-                        visit(a);
-                        visit(b);
-                    }
-                    Domain::Set(a) | Domain::Arrangements(a) => visit(a),
-                    Domain::Walk { track, from, cond, .. } => {
-                        visit(track);
-                        visit(from);
-                        if let Some(c) = cond {
-                            visit(c);
-                        }
-                    }
-                }
-                visit(body);
-            }
-        }
+        children!(self, visit, iter, each_expr)
+    }
+
+    /// As [`Expr::each_child`], to change them.
+    pub(crate) fn each_child_mut(&mut self, visit: &mut impl FnMut(&mut Expr)) {
+        children!(self, visit, iter_mut, each_expr_mut)
     }
 
     pub(crate) fn all_children(&self, test: impl Fn(&Expr) -> bool) -> bool {

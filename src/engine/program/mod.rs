@@ -3,13 +3,15 @@
 //! changes during play and is shared by every copy of the engine, so the hot
 //! path (legal moves, apply, undo) walks no syntax tree and allocates nothing.
 //!
-//! Lowering, in order: the setup; each move's choices (domain, then `where`)
-//! and body (its own statements, then its rules'); the `avoid`s; the `end`s;
-//! the phase changes; the score; the glyphs. Local variables are typed as
-//! they are bound, in that order, so every closure knows the type of what it
-//! reads (see [`crate::engine::vm::NONE`] for how values are held).
+//! Lowering, in order, once what is fixed is folded (`fold.rs`): the setup;
+//! each move's choices (domain, then `where`) and body (its own statements,
+//! then its rules'); the `avoid`s; the `end`s; the phase changes; the
+//! score; the glyphs. Local variables are typed as they are bound, in that
+//! order, so every closure knows the type of what it reads (see
+//! [`crate::engine::vm::NONE`] for how values are held).
 
 pub(crate) mod expr;
+mod fold;
 mod memo;
 pub(crate) mod narrow;
 pub(crate) mod sets;
@@ -333,21 +335,18 @@ impl Program {
     }
 
     /// The program with every part of the `where`s evaluated each time
-    /// (`memos` false), and no function of a site tabulated: what the memos
-    /// and tables must agree with (see `memo.rs`, `tables.rs`).
+    /// (`memos` false), no function of a site tabulated and nothing folded:
+    /// what the memos, tables and folding must agree with (see `memo.rs`,
+    /// `tables.rs`, `fold.rs`).
     pub fn lower(game: Arc<Game>, memos: bool) -> Program {
-        let locals = game.locals.max(1) + 4;
-        let mut l = Lower {
-            g: &game,
-            slots: vec![Type::Int; locals],
-            sow_cells: 0,
-            memo_targets: vec![],
-            memos: 0,
-            tables: memos,
-        };
-        let setup = l.block(&game.setup);
-        let mut moves = Vec::with_capacity(game.moves.len());
-        for def in &game.moves {
+        let folded = memos.then(|| fold::game(&game));
+        let g = folded.as_ref().unwrap_or(&game);
+        let locals = g.locals.max(1) + 4;
+        let mut l =
+            Lower { g, slots: vec![Type::Int; locals], sow_cells: 0, memo_targets: vec![], memos: 0, tables: memos };
+        let setup = l.block(&g.setup);
+        let mut moves = Vec::with_capacity(g.moves.len());
+        for def in &g.moves {
             let mut choices = Vec::with_capacity(def.params.len());
             for (i, p) in def.params.iter().enumerate() {
                 let (domain, ty) = match &p.domain {
@@ -392,7 +391,7 @@ impl Program {
                 nonempty: def.nonempty,
             });
         }
-        let avoids = game.avoids.iter().map(|(_, c)| l.opnd(c)).collect();
+        let avoids = g.avoids.iter().map(|(_, c)| l.opnd(c)).collect();
         let ends = game
             .ends
             .iter()
@@ -402,31 +401,31 @@ impl Program {
                 body: l.block(&e.body),
             })
             .collect();
-        let stuck_body = l.block(&game.stuck_body);
+        let stuck_body = l.block(&g.stuck_body);
         let rounds = game
             .rounds
             .iter()
             .map(|e| EndProg { cond: l.opnd(&e.cond), verdict: None, body: l.block(&e.body) })
             .collect();
         let phases: Vec<Vec<(u8, Opnd)>> =
-            game.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c)| (*to, l.opnd(c))).collect()).collect();
+            g.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c)| (*to, l.opnd(c))).collect()).collect();
         let phase_changes = phases.iter().any(|ph| !ph.is_empty());
-        l.slots[game.score.0 as usize] = Type::Player;
-        let score = l.opnd(&game.score.1);
-        l.slots[game.glyph_slot as usize] = Type::Site;
-        let glyphs = game.glyphs.iter().map(|(_, c)| l.opnd(c)).collect();
+        l.slots[g.score.0 as usize] = Type::Player;
+        let score = l.opnd(&g.score.1);
+        l.slots[g.glyph_slot as usize] = Type::Site;
+        let glyphs = g.glyphs.iter().map(|(_, c)| l.opnd(c)).collect();
         let members = game
             .sets
             .iter()
             .map(|set| {
-                let mut bits = vec![0u64; game.sites.len().div_ceil(64)];
+                let mut bits = vec![0u64; g.sites.len().div_ceil(64)];
                 for &s in set {
                     bits[s as usize / 64] |= 1 << (s % 64);
                 }
                 bits
             })
             .collect();
-        let only_move: Vec<Option<u16>> = (0..game.phases.len().max(1))
+        let only_move: Vec<Option<u16>> = (0..g.phases.len().max(1))
             .map(|ph| {
                 let mut defs = moves.iter().enumerate().filter(|(_, m)| m.phase as usize == ph);
                 match (defs.next(), defs.next()) {
@@ -435,10 +434,10 @@ impl Program {
                 }
             })
             .collect();
-        let listed = only_move.iter().map(|d| Listed::new(&moves, (*d)?, game.players.len())).collect();
+        let listed = only_move.iter().map(|d| Listed::new(&moves, (*d)?, g.players.len())).collect();
         let sow_tables = (0..l.sow_cells).map(|_| OnceLock::new()).collect();
-        let owners = game.sites.iter().map(|s| s.owner.map_or(super::vm::NONE, |o| o as i64)).collect();
-        let kinds = game.sites.iter().map(|s| s.kind.index() as u8).collect();
+        let owners = g.sites.iter().map(|s| s.owner.map_or(super::vm::NONE, |o| o as i64)).collect();
+        let kinds = g.sites.iter().map(|s| s.kind.index() as u8).collect();
         Program {
             setup,
             moves,
@@ -450,8 +449,8 @@ impl Program {
             stuck_body,
             phases,
             phase_changes,
-            players: game.players.len() as u8,
-            score_slot: game.score.0 as usize,
+            players: g.players.len() as u8,
+            score_slot: g.score.0 as usize,
             score,
             glyphs,
             members,
@@ -460,7 +459,7 @@ impl Program {
             sow_tables,
             locals,
             memos: l.memos,
-            hash_keys: super::hash_keys(game.sites.len() * game.colours + game.state_slots()),
+            hash_keys: super::hash_keys(g.sites.len() * g.colours + g.state_slots()),
             game,
         }
     }
