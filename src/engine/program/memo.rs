@@ -144,7 +144,7 @@ impl Lower<'_> {
     /// that a player must feed an opponent left empty is one:
     /// `count(h) > 0 and (count(every pit of opponent(mover)) > 0 or ...)`;
     /// its moves are then found as if there were no `where` (see
-    /// `movegen::one_site`). `None` when the `where` is not of this form.
+    /// `movegen/sites.rs`'s `one_site`). `None` when the `where` is not of this form.
     pub(crate) fn waiver(&mut self, e: &Expr, nonempty: Option<u8>) -> Option<super::expr::Opnd> {
         let mut conjuncts = Vec::new();
         terms(BinOp::And, e, &mut conjuncts);

@@ -72,7 +72,7 @@ pub(crate) struct Choice {
     /// closed (no other local, no chance, no hook): while the position
     /// stands, its value for a site is its value for any site of the same
     /// count, so a loop over sites asks it once for each count met
-    /// (`movegen::one_site`).
+    /// (`movegen/sites.rs`'s `one_site`).
     pub counted: bool,
     /// A `where` that begins with what the site is (`x is pit and index(x)
     /// > 7 and ...`): the sets it narrows, and the rest of it (see
@@ -164,7 +164,7 @@ impl Choice {
 
     /// `Some(m)` when the `where` is `count(x) >= m` and nothing else: the
     /// loops over a fixed set compare each site's count in place
-    /// (`movegen::one_site`).
+    /// (`movegen/sites.rs`'s `one_site`).
     #[inline(always)]
     pub(crate) fn at_least(&self) -> Option<i32> {
         self.lead.as_ref().filter(|l| l.rest.is_none()).map(|l| l.least)
@@ -205,7 +205,7 @@ pub(crate) struct MoveProg {
     pub needs_trial: bool,
     pub nonempty: Option<usize>,
     /// One choice, of a site from a set, and no trial: enumerated by a
-    /// plain loop (see `movegen::one_site`).
+    /// plain loop (see `movegen/sites.rs`'s `one_site`).
     pub one_site: bool,
     /// One choice, of a site from a set, with or without a trial: its
     /// candidates (tried only when drawn) are found by that loop too.

@@ -1,0 +1,291 @@
+//! The loops over a fixed set of sites that most sowing games' moves are:
+//! one choice of a site, offered, counted, drawn or listed without the
+//! general enumeration of choices ([`super::enumerate`]). A `where` is asked
+//! as the choice's shape allows: narrowed by what the site is, once for
+//! each count met, or not at all when a least count says it all.
+
+use super::Sink;
+use crate::engine::game::SiteId;
+use crate::engine::program::expr::{Opnd, SetOpnd};
+use crate::engine::program::sets::for_each_site;
+use crate::engine::program::{Choice, ChoiceDomain, Gate, MoveProg, Program};
+use crate::engine::vm::{Frame, Res, SetV, Vm, held};
+use crate::engine::{MAX_LISTED, Move};
+
+/// The commonest shape of all, drawn without listing: the phase has one
+/// kind of move, which chooses a site of a fixed set that holds counters
+/// (no other test, or one waived), or a least count of them (`where
+/// count(h) > 1`). The k-th such site is the candidate a
+/// list of them would give for the same number drawn: the move and k (a
+/// move that must be tried is tried by the caller). `None` when the shape
+/// is not this one, or no site holds counters (the general path then
+/// decides).
+pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> Res<Option<(Move, usize)>> {
+    let Some(&Some(d)) = p.only_move.get(vm.pos.turn.phase as usize) else { return Ok(None) };
+    let (d, def) = (d as usize, &p.moves[d as usize]);
+    if !def.one_site_candidates {
+        return Ok(None);
+    }
+    let c = &def.choices[0];
+    if c.filter.is_some() && c.waiver.is_none() && c.guard.is_none() && c.at_least().is_none() {
+        return Ok(None);
+    }
+    // Only a set known to be fixed (a declared one, or a player's sites of a
+    // kind): another is not worked out twice when the shape is not this one.
+    let ChoiceDomain::Set(set @ (SetOpnd::Fixed(_) | SetOpnd::OfPlayer(..))) = &def.choices[0].domain else {
+        return Ok(None);
+    };
+    vm.f = Frame::new(me);
+    // Shut: no site passes; the general path finds none as well.
+    let Gate::Open(filter) = c.gate(p, vm) else { return Ok(None) };
+    let Some(least) = def.least_count(filter) else { return Ok(None) };
+    let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(None) };
+    let sites = &p.game.sets[id as usize];
+    vm.spend(sites.len() as u64)?;
+    let Some(least) = least else {
+        if sites.is_empty() {
+            return Ok(None);
+        }
+        let k = rng.gen_range(0..sites.len() as u64) as usize;
+        return Ok(Some((Move { def: d as u16, args: [sites[k] as i32, 0, 0, 0], order: 0 }, k)));
+    };
+    if !vm.banks.is_empty() {
+        for &s in sites {
+            vm.read(s);
+        }
+    }
+    // The sites that hold counters, gathered without a branch on the
+    // counts (which a random game cannot predict), then the k-th of them.
+    let picked = &mut vm.picked;
+    if picked.len() < sites.len() {
+        picked.resize(sites.len(), 0);
+    }
+    let (counts, colours) = (&vm.pos.counts, vm.colours);
+    let mut n = 0;
+    for &s in sites {
+        picked[n] = s;
+        n += (held(counts, colours, s) >= least) as usize;
+    }
+    if n == 0 {
+        return Ok(None);
+    }
+    let k = rng.gen_range(0..n as u64) as usize;
+    Ok(Some((Move { def: d as u16, args: [picked[k] as i32, 0, 0, 0], order: 0 }, k)))
+}
+
+/// The moves of a declaration that chooses one site and needs no trial (most
+/// sowing games): the sites of the set, each tested, offered in one loop.
+pub(super) fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink) -> Res<()> {
+    let c = &def.choices[0];
+    let ChoiceDomain::Set(set) = &c.domain else { unreachable!("one_site is a choice of a set") };
+    let set = set.get(p, vm)?;
+    let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
+    let least = def.least_count(filter);
+    // The commonest case of all: a fixed set, no `where` (or a least
+    // count), the moves listed.
+    if let (SetV::Fixed(id), Some(least), Sink::List(out)) = (set, least, &mut *sink)
+        && list_sites(p, vm, least, mv.def, id, out)?
+    {
+        return Ok(());
+    }
+    // The other sinks, for a fixed set and no `where` (or a least count),
+    // with the work for every site at hand: the same sites, reads and
+    // steps as the loop below, without a closure called at each site.
+    if let (SetV::Fixed(id), Some(least)) = (set, least)
+        && vm.fuel >= p.game.sets[id as usize].len() as u64
+    {
+        let sites = &p.game.sets[id as usize];
+        let holds = |vm: &mut Vm, s: SiteId| match least {
+            Some(m) => {
+                vm.read(s);
+                vm.count(s) >= m
+            }
+            None => true,
+        };
+        let offered = |s: SiteId| (Move { def: mv.def, args: [s as i32, 0, 0, 0], order: 0 }, 1);
+        match sink {
+            Sink::Any(found) => {
+                let first = sites.iter().position(|&s| holds(vm, s));
+                *found |= first.is_some();
+                return vm.spend(first.map_or(sites.len(), |k| k + 1) as u64);
+            }
+            Sink::Count(total) => {
+                let n = sites.iter().filter(|&&s| holds(vm, s)).count();
+                *total = total.saturating_add(n as u128);
+                return vm.spend(sites.len() as u64);
+            }
+            Sink::Candidates(out) | Sink::Groups(out) => {
+                for &s in sites {
+                    if holds(vm, s) {
+                        out.push(offered(s));
+                    }
+                }
+                return vm.spend(sites.len() as u64);
+            }
+            Sink::List(_) => {}
+        }
+    }
+    // A `where` that reads the site only by its count, over a fixed set:
+    // asked once for each count met, in the loop's order (so it goes wrong
+    // at the site it would have); the same offers, fewer steps of work
+    // (the `where`'s own, at the sites whose count was answered).
+    if let (SetV::Fixed(id), Some(f)) = (set, filter)
+        && c.counted
+        && vm.banks.is_empty()
+        && c.filter.as_ref().is_some_and(|w| std::ptr::eq(w, f))
+    {
+        return by_counts(p, vm, (def, mv.def, c, f), &p.game.sets[id as usize], sink);
+    }
+    // A `where` that begins with what the site is, over a fixed set: the
+    // sites it does not stop at, asked the rest (see `program/narrow.rs`).
+    if let (SetV::Fixed(id), Some(f), Some(_)) = (set, filter, &c.narrow)
+        && c.filter.as_ref().is_some_and(|w| std::ptr::eq(w, f))
+        && narrowed_sites(p, vm, (def, mv.def, c), id, sink)?
+    {
+        return Ok(());
+    }
+    let mut each = |p: &Program, vm: &mut Vm, s: SiteId| -> Res<bool> {
+        vm.tick()?;
+        if let Some(f) = filter {
+            vm.locals[c.slot] = s as i64;
+            if !c.passes(f, p, vm)? {
+                return Ok(false);
+            }
+        }
+        if def.nonempty.is_some() {
+            vm.read(s);
+            if vm.count(s) == 0 {
+                return Ok(false);
+            }
+        }
+        sink.offer_site(mv.def, s)?;
+        Ok(sink.done())
+    };
+    for_each_site(p, vm, set, &mut each)
+}
+
+/// [`one_site`]'s loop over the fixed set `id` for choice `c`, whose
+/// `where` begins with what the site is ([`Choice::narrow`]): the sites
+/// the `where` does not stop at on that, asked the rest, each taking its
+/// step, binding the choice and offered as in the general loop. False
+/// (nothing done) when the set is not narrowed (its first terms go wrong
+/// at one of its sites).
+#[inline(never)]
+fn narrowed_sites(
+    p: &Program,
+    vm: &mut Vm,
+    (def, d, c): (&MoveProg, u16, &Choice),
+    id: u16,
+    sink: &mut Sink,
+) -> Res<bool> {
+    let Some((narrowed, rest)) = &c.narrow else { return Ok(false) };
+    let Some(sites) = narrowed.sites(p, vm, id) else { return Ok(false) };
+    for &s in sites {
+        vm.tick()?;
+        vm.locals[c.slot] = s as i64;
+        if rest.get(p, vm)? == 0 {
+            continue;
+        }
+        if def.nonempty.is_some() {
+            vm.read(s);
+            if vm.count(s) == 0 {
+                continue;
+            }
+        }
+        sink.offer_site(d, s)?;
+        if sink.done() {
+            break;
+        }
+    }
+    Ok(true)
+}
+
+/// Counts below this have the answer of a counted `where` kept for them.
+const COUNTS_ANSWERED: usize = 64;
+
+/// [`one_site`]'s loop over a fixed set whose `where` `f` (the whole of
+/// choice `c`'s) reads the site only by its count ([`Choice::counted`]):
+/// the `where` is asked at the first site of each count below
+/// [`COUNTS_ANSWERED`] and its answer read at the others (it would give the
+/// same: the position stands while moves are found). Each site takes its
+/// step, binds the choice and is offered as in the general loop; the
+/// `where`'s own steps are spent only where it is asked.
+#[inline(never)]
+fn by_counts(
+    p: &Program,
+    vm: &mut Vm,
+    (def, d, c, f): (&MoveProg, u16, &Choice, &Opnd),
+    sites: &[SiteId],
+    sink: &mut Sink,
+) -> Res<()> {
+    // 0: not asked yet; 1: refused; 2: passed.
+    let mut answered = [0u8; COUNTS_ANSWERED];
+    for &s in sites {
+        vm.tick()?;
+        vm.locals[c.slot] = s as i64;
+        let n = vm.count(s);
+        let pass = match answered.get_mut(n as usize) {
+            Some(a) if *a != 0 => *a == 2,
+            Some(a) => {
+                let pass = c.passes(f, p, vm)?;
+                *a = 1 + pass as u8;
+                pass
+            }
+            None => c.passes(f, p, vm)?,
+        };
+        if !pass || (def.nonempty.is_some() && n == 0) {
+            continue;
+        }
+        sink.offer_site(d, s)?;
+        if sink.done() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Lists the moves of declaration `d`, which chooses a site of the fixed
+/// set `id` with no `where` but a least count (those that hold `least`
+/// counters or more, if given: see [`MoveProg::least_count`]); false if
+/// they would be too many to list.
+#[inline(always)]
+fn list_sites(p: &Program, vm: &mut Vm, least: Option<i32>, d: u16, id: u16, out: &mut Vec<Move>) -> Res<bool> {
+    let sites = &p.game.sets[id as usize];
+    if ((out.len() + sites.len()) as u128) > MAX_LISTED {
+        return Ok(false);
+    }
+    vm.spend(sites.len() as u64)?;
+    let Some(least) = least else {
+        out.extend(sites.iter().map(|&s| Move { def: d, args: [s as i32, 0, 0, 0], order: 0 }));
+        return Ok(true);
+    };
+    if !vm.banks.is_empty() {
+        for &s in sites {
+            vm.read(s);
+        }
+    }
+    // Every site written, and counted only if it holds counters: no
+    // branch on the counts, which a random game cannot predict.
+    let counts = &vm.pos.counts;
+    let colours = vm.colours;
+    out.reserve(sites.len());
+    let spare = out.spare_capacity_mut();
+    let mut n = 0;
+    for &s in sites {
+        spare[n].write(Move { def: d, args: [s as i32, 0, 0, 0], order: 0 });
+        n += (held(counts, colours, s) >= least) as usize;
+    }
+    // SAFETY: the first `n` places past the length were written just above.
+    unsafe { out.set_len(out.len() + n) };
+    Ok(true)
+}
+
+/// The legal moves of the phase's only move declaration, when it is
+/// listed by a plain loop ([`crate::engine::program::Listed`]): false when
+/// the phase's moves are not of that shape.
+#[inline(always)]
+pub(super) fn list_only_move(p: &Program, vm: &mut Vm, me: u8, out: &mut Vec<Move>) -> Res<bool> {
+    let Some(Some(l)) = p.listed.get(vm.pos.turn.phase as usize) else { return Ok(false) };
+    let Some(&id) = l.sets.get(me as usize) else { return Ok(false) };
+    list_sites(p, vm, l.least, l.def, id, out)
+}
