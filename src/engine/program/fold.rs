@@ -118,11 +118,13 @@ impl Folder<'_> {
         let konst = |v| Some(Expr::Const(v));
         match e {
             Expr::Spanned(_, x) if matches!(**x, Expr::Const(_)) => Some(take(x)),
-            // A fixed condition: the branch taken. A branch that is `none`
-            // has its type from where it stands; it is left as written.
+            // A fixed condition: the branch taken. The lowering types an
+            // `if` by its first branch, and `none` as a site: where either
+            // branch leads with `none` (itself, or an `if` whose first
+            // branch does), the type would change; it is left as written.
             Expr::Cond(c, a, b) => {
                 let c = *value(c)?;
-                if [&**a, &**b].iter().any(|x| matches!(x, Expr::Const(Value::None))) {
+                if leads_with_none(a) || leads_with_none(b) {
                     return None;
                 }
                 Some(if enc(c) != 0 { take(a) } else { take(b) })
@@ -205,6 +207,16 @@ impl Folder<'_> {
     }
 }
 
+/// Whether `e` is `none`, or an `if` whose first branch leads with it (see
+/// the `if` in [`Folder::folded`]).
+fn leads_with_none(e: &Expr) -> bool {
+    match e.unspanned() {
+        Expr::Const(Value::None) => true,
+        Expr::Cond(_, a, _) => leads_with_none(a),
+        _ => false,
+    }
+}
+
 /// The value of `e`, if it is fixed.
 fn value(e: &Expr) -> Option<&Value> {
     match e {
@@ -267,7 +279,8 @@ mod tests {
 
     /// Every part of tests/engine/folds.mancala made of fixed values is
     /// worked out, but those that go wrong (kept to go wrong when asked),
-    /// and `x or true` and `x and false`, which must still ask `x`.
+    /// `x or true` and `x and false`, which must still ask `x`, and an `if`
+    /// whose type would change.
     #[test]
     fn fixed_parts_are_worked_out_but_those_that_go_wrong() {
         let asked = [
@@ -275,6 +288,10 @@ mod tests {
             "Bin(Or, Bin(And, Bin(Gt, Count(Builtin(Last), None), Const(Int(100))), Const(Bool(false))), \
              Const(Bool(true)))",
             "Bin(And, Bin(Gt, Count(Builtin(Last), None), Const(Int(100))), Const(Bool(false)))",
+            // `who(2)`: kept, as its type would change (an `if` typed by a
+            // player, its branch taken an `if` that leads with `none`).
+            "Cond(Const(Bool(false)), Const(Player(1)), Cond(Bin(Gt, Count(Const(Site(0)), None), Const(Int(0))), \
+             Const(None), Const(Player(0))))",
         ];
         let g = compile(&[("fault", "3")]);
         assert!(fixed_parts(&g).len() > 20, "{:#?}", fixed_parts(&g));

@@ -392,7 +392,7 @@ impl Program {
             });
         }
         let avoids = g.avoids.iter().map(|(_, c)| l.opnd(c)).collect();
-        let ends = game
+        let ends = g
             .ends
             .iter()
             .map(|e| EndProg {
@@ -402,11 +402,8 @@ impl Program {
             })
             .collect();
         let stuck_body = l.block(&g.stuck_body);
-        let rounds = game
-            .rounds
-            .iter()
-            .map(|e| EndProg { cond: l.opnd(&e.cond), verdict: None, body: l.block(&e.body) })
-            .collect();
+        let rounds =
+            g.rounds.iter().map(|e| EndProg { cond: l.opnd(&e.cond), verdict: None, body: l.block(&e.body) }).collect();
         let phases: Vec<Vec<(u8, Opnd)>> =
             g.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c)| (*to, l.opnd(c))).collect()).collect();
         let phase_changes = phases.iter().any(|ph| !ph.is_empty());
@@ -414,7 +411,7 @@ impl Program {
         let score = l.opnd(&g.score.1);
         l.slots[g.glyph_slot as usize] = Type::Site;
         let glyphs = g.glyphs.iter().map(|(_, c)| l.opnd(c)).collect();
-        let members = game
+        let members = g
             .sets
             .iter()
             .map(|set| {
