@@ -1566,7 +1566,7 @@ impl RefEngine {
             // Arithmetic is spanned where it is written: an overflow in it
             // is reported there, as the executor reports it.
             Expr::Spanned(span, x) => match self.eval(x, f) {
-                Err(Fault(Some(h))) if matches!(&*h, Halt::Error(m) if m == OVERFLOW) => {
+                Err(Fault(Some(h))) if matches!(&*h, Halt::Error(m) if m == TOO_LARGE) => {
                     return Err(Fault::at(self.game.too_large(*span), *span));
                 }
                 v => v?,
@@ -1812,11 +1812,10 @@ const MAX_RANGE: i64 = 100_000;
 /// Loop and sowing steps one call of the engine may take.
 const FUEL: u64 = 20_000_000;
 
-/// An overflow not yet put at its place (see `Expr::Spanned`).
-const OVERFLOW: &str = "a number in the rules grew too large";
-
+/// An overflow, worded as the executor words it, not yet put at its
+/// place (see `Expr::Spanned`).
 fn overflow() -> Fault {
-    Fault::error(OVERFLOW.into())
+    Fault::error(TOO_LARGE.into())
 }
 
 fn check_range(lo: i64, hi: i64) -> Res<()> {
