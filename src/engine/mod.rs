@@ -491,6 +491,49 @@ move raise "raise {h}" {
 score p: count(store(p))
 "#;
 
+    const KEPT: &str = r#"game "Kept"
+players south, north
+pit a[1..2] owner south
+store A owner south
+pit b[1..2] owner north
+store B owner north
+track loop cyclic: a[1..2], A, b[1..2], B
+setup {
+  put 2 in every pit
+}
+move sow "{h}" {
+  choose h in every pit of mover where count(h) > 0
+  sow h along loop relay while count(last) > 1 at most 50 laps
+}
+end bare when count(every pit of north) == 0 {
+  take every pit of south to A
+}
+score p: count(store(p))
+"#;
+
+    /// A move drawn at random keeps what its trial made, for making it
+    /// next; once `settle` has run an `end`'s statements on the position
+    /// in place, that is stale and is not taken.
+    #[test]
+    fn a_kept_trial_is_stale_once_settle_changed_the_position() {
+        let game = Arc::new(compile_source("kept", KEPT, &Config::default()).unwrap_or_else(|f| panic!("{f:?}")));
+        let drawn = |settle: bool| {
+            let mut e = Engine::with_seed(game.clone(), 1).unwrap();
+            let mut pos = e.position().clone();
+            pos.counts[3] = 0;
+            pos.counts[4] = 0;
+            e.set_position(pos).unwrap();
+            let mv = e.sample_move(&mut rand::rngs::mock::StepRng::new(0, 1)).unwrap().expect("a move");
+            if settle {
+                e.settle().unwrap();
+                assert_eq!(e.position().counts[..3], [0, 0, 4], "the end banked south's pits");
+            }
+            e.vm.take_tried(mv)
+        };
+        assert!(drawn(false), "kept for the move drawn");
+        assert!(!drawn(true), "stale after settle");
+    }
+
     /// A state variable set to the value it holds keeps the state's
     /// version (and so the sowing tables made for it); one set anew does not.
     #[test]

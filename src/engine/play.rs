@@ -180,6 +180,8 @@ fn end_if_stuck(p: &Program, vm: &mut Vm) -> Res<()> {
 /// After a position is set from text: if an `end` condition holds, its
 /// statements run and the game is over, as they would after a move.
 pub(crate) fn settle(p: &Program, vm: &mut Vm) -> Res<()> {
+    // An `end`'s statements change the position in place, not as a move.
+    vm.changed_in_place();
     vm.draws = SETTLE_DRAWS;
     vm.f = Frame::new(vm.pos.turn.to_move);
     check_ends(p, vm)

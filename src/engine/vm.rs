@@ -208,15 +208,19 @@ pub(crate) struct Vm {
 /// instead of running the statements again (`play::apply_frame`). What the
 /// statements make depends on nothing else (the work budget only stops a
 /// move, and the tried one was not stopped; rules with hooks keep nothing).
+/// The same position is known by the history alone, not by comparing
+/// positions: whatever changes the position counts in the history, moves
+/// and their undoing, and the statements `settle` runs in place
+/// ([`Vm::changed_in_place`]).
 #[derive(Clone, Default)]
 pub(crate) struct Tried {
     pub mv: Option<Move>,
     pub history: u64,
     pub seed: u64,
-    /// Compared whole as well as the history: `settle` runs an `end`'s
-    /// statements on the position without pushing it.
-    pub before: Position,
     pub after: Position,
+    /// Whether the statements changed a state variable (handed out a new
+    /// version, see [`Vm::vars_changed`]).
+    pub vars_changed: bool,
     pub frame: Option<Frame>,
     pub locals: Vec<i64>,
     pub sets: Vec<SetV>,
@@ -425,20 +429,14 @@ impl Vm {
     }
 
     /// Keeps what the statements of `mv`, just run by a trial from the
-    /// position `before` (the undo stack's top), made of it (see [`Tried`]),
+    /// position on the undo stack's top, made of it (see [`Tried`]),
     /// and undoes the trial. The position made is moved into the keeping,
     /// not copied: the undo writes the one before over the buffer it swaps
     /// out.
     pub(crate) fn keep_tried_and_undo(&mut self, mv: Move) {
         let t = &mut self.tried;
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
-        let at = self.undo_counts.len() - n;
-        t.before.counts.clear();
-        t.before.counts.extend_from_slice(&self.undo_counts[at..]);
-        let at = self.undo_vars.len() - v;
-        t.before.vars.clear();
-        t.before.vars.extend_from_slice(&self.undo_vars[at..]);
-        t.before.turn = self.undo_turns.last().expect("a trial pushes the position").0;
+        t.vars_changed = self.vars_version != self.undo_turns.last().expect("a trial pushes the position").1;
         // Buffers of the position's lengths, for `undo` to copy into.
         t.after.counts.resize(n, 0);
         t.after.vars.resize(v, Value::None);
@@ -467,7 +465,13 @@ impl Vm {
     fn take_kept(&mut self, mv: Move) -> bool {
         let t = &mut self.tried;
         let kept = t.mv.take();
-        kept == Some(mv) && t.history == self.history && t.seed == self.seed && t.before == self.pos
+        kept == Some(mv) && t.history == self.history && t.seed == self.seed
+    }
+
+    /// To be called when statements change the position in place, not as
+    /// a move (`settle`): a move kept from its trial is then stale.
+    pub(crate) fn changed_in_place(&mut self) {
+        self.history += 1;
     }
 
     /// Sets the position, frame and locals to those kept by the trial, the
@@ -478,7 +482,7 @@ impl Vm {
         self.push_undo();
         let t = &mut self.tried;
         std::mem::swap(&mut self.pos.counts, &mut t.after.counts);
-        let changed = self.pos.vars != t.after.vars;
+        let changed = t.vars_changed;
         if changed {
             std::mem::swap(&mut self.pos.vars, &mut t.after.vars);
         }
@@ -675,6 +679,7 @@ mod tests {
         vm.pos.counts[0] = 0;
         vm.pos.counts[1] = 3;
         vm.pos.vars[0] = Value::Int(4);
+        vm.vars_changed();
         vm.f.last = 1;
         vm.keep_tried_and_undo(mv);
         (vm, mv)
@@ -704,13 +709,28 @@ mod tests {
         vm.seed = 8;
         assert!(!vm.take_tried(mv), "another seed");
         let (mut vm, mv) = tried();
-        vm.pos.vars[0] = Value::Int(1);
-        assert!(!vm.take_tried(mv), "other state");
-        let (mut vm, mv) = tried();
-        vm.pos.turn.ply = 9;
-        assert!(!vm.take_tried(mv), "another ply");
-        let (mut vm, mv) = tried();
         vm.pos.counts[2] = 0;
-        assert!(!vm.take_tried(mv), "other counts");
+        vm.changed_in_place();
+        assert!(!vm.take_tried(mv), "changed in place");
+    }
+
+    /// Whether a state variable changed is known from its version, not by
+    /// comparing values: a trial that changes none keeps the version.
+    #[test]
+    fn a_kept_trial_that_changed_no_state_keeps_its_version() {
+        let mut vm = Vm::new(3, 1, 1, 2, 7);
+        let mv = Move { def: 0, args: [0; 4], order: 0 };
+        vm.push_undo();
+        vm.pos.counts[0] = 5;
+        vm.keep_tried_and_undo(mv);
+        let version = vm.vars_version;
+        assert!(vm.take_tried(mv));
+        vm.replay_tried();
+        assert_eq!((vm.pos.counts[0], vm.vars_version), (5, version));
+        let (mut vm, mv) = tried();
+        let version = vm.vars_version;
+        assert!(vm.take_tried(mv));
+        vm.replay_tried();
+        assert_ne!(vm.vars_version, version, "the state changed: a new version");
     }
 }
