@@ -254,8 +254,8 @@ impl Lower<'_> {
             .collect();
         if let Some(windows) = windows {
             return Some(match q {
-                Quant::All => players_count::<true, _>(windows, holds, k),
-                _ => players_count::<false, _>(windows, holds, k),
+                Quant::All => players_windows::<true>(windows, holds, k),
+                _ => players_windows::<false>(windows, holds, k),
             });
         }
         Some(match q {
@@ -494,6 +494,29 @@ fn players_count<const ALL: bool, S: PlayerSum>(each: Box<[S]>, holds: u8, k: i6
                 return Ok(!ALL as i64);
             }
         }
+        Ok(ALL as i64)
+    })
+}
+
+/// [`players_count`] of windows, asked at every move in most games (a
+/// side is empty): with no banks to watch and fuel for every player, the
+/// sums are read straight from the counts and the fuel of the players
+/// looked at spent at once (as much, and short exactly when ticking each
+/// would have been).
+fn players_windows<const ALL: bool>(each: Box<[Window]>, holds: u8, k: i64) -> Fx {
+    let slow = players_count::<ALL, Window>(each.clone(), holds, k);
+    Box::new(move |p, vm| {
+        if !vm.banks.is_empty() || vm.fuel < each.len() as u64 {
+            return slow(p, vm);
+        }
+        let counts = &vm.pos.counts;
+        for (i, (_, w, mask)) in each.iter().enumerate() {
+            if compared(holds, window_sum(counts, *w, mask), k) != ALL {
+                vm.fuel -= i as u64 + 1;
+                return Ok(!ALL as i64);
+            }
+        }
+        vm.fuel -= each.len() as u64;
         Ok(ALL as i64)
     })
 }
