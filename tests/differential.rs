@@ -247,6 +247,28 @@ fn fixed_values_worked_out_once() {
     assert!(faults(file, &[("fault", "1")], 40).is_empty());
 }
 
+/// Family members by a key known only during play (`a[i]`, `bank[mover]`,
+/// `row[mover]`): the executor finds them in an array by the key, the
+/// reference executor in the family. With `fault`, a key with no member is
+/// asked part way through a game (0, below the first; negative; past the
+/// last), and goes wrong with its message in both.
+#[test]
+fn family_members_by_a_key_known_in_play() {
+    let file = "tests/engine/families.mancala";
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 60, 300);
+    }
+    assert!(faults(file, &[], 40).is_empty());
+    for (fault, message) in [("1", "`a` has no member 0"), ("2", "`b` has no member -"), ("3", "`a` has no member ")] {
+        let settings = [("fault", fault)];
+        agree(file, &[], &settings, 60, 300);
+        let messages = faults(file, &settings, 40);
+        assert!(messages.len() > 10, "fault {fault}: {messages:?}");
+        assert!(messages.iter().all(|m| m.contains(message)), "fault {fault}: {messages:?}");
+        assert!(messages.iter().any(|m| !m.starts_with("ply 0:")), "fault {fault}: {messages:?}");
+    }
+}
+
 /// `where`s that begin with a least count of the site and go on, read as
 /// the count in place and then the rest: one choice, and two of a move
 /// that must be tried; with `faulty`, the rest goes wrong where the count

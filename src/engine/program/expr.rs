@@ -558,22 +558,7 @@ impl Lower<'_> {
                 let is: Vec<bool> = self.g.sites.iter().map(|s| s.kind == *k).collect();
                 Box::new(move |p, vm| Ok(is[x.site(p, vm)? as usize] as i64))
             }
-            Expr::Family(f, x) => {
-                let key_ty = self.ty(x);
-                let x = self.opnd(x);
-                let fam = *f as usize;
-                Box::new(move |p, vm| {
-                    let key = dec(key_ty, x.get(p, vm)?);
-                    match p.game.families[fam].members.get(&key) {
-                        Some(v) => Ok(enc(*v)),
-                        None => Err(Fault::error(format!(
-                            "`{}` has no member {}",
-                            p.game.families[fam].name,
-                            p.game.key_text(key)
-                        ))),
-                    }
-                })
-            }
+            Expr::Family(f, x) => self.family(*f, x),
             Expr::Not(x) => {
                 let x = self.opnd(x);
                 Box::new(move |p, vm| Ok((x.get(p, vm)? == 0) as i64))

@@ -5,14 +5,17 @@
 //! out on first use and looked up after, one read instead of a closure per
 //! node. A site where it goes wrong has no value in the table: there it is
 //! evaluated as before, and goes wrong as it would have.
+//!
+//! And a family's members by their key (`loop[mover]`), looked up in an
+//! array by the key as the program holds it, not searched for.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use super::expr::Leaf;
+use super::expr::{Leaf, dec, enc};
 use super::{Fx, Lower, Program};
 use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Type, Value};
-use crate::engine::vm::Vm;
+use crate::engine::vm::{Fault, Vm};
 
 /// No value in the table: evaluated at each use.
 const MISSING: i64 = i64::MIN;
@@ -20,7 +23,45 @@ const MISSING: i64 = i64::MIN;
 /// Nodes below which a lookup saves nothing worth a table.
 const SMALLEST: usize = 3;
 
+/// The largest key a family's array of members is made for.
+const KEYS: i64 = 4096;
+
 impl Lower<'_> {
+    /// `f[x]`: the member of family `f` whose key is `x`. Keys of a type
+    /// whose values the program holds as the numbers 0, 1, 2 ... (players,
+    /// sites, numbers) find their member in an array; any other key, or
+    /// one with no member, is looked for in the family and goes wrong as
+    /// it would have.
+    pub(super) fn family(&mut self, f: u16, x: &Expr) -> Fx {
+        let key_ty = self.ty(x);
+        let x = self.opnd(x);
+        let fam = f as usize;
+        let members = &self.g.families[fam].members;
+        // Below this, distinct numbers are distinct keys (a player is held
+        // as a byte).
+        let distinct = match key_ty {
+            Type::Player => 256,
+            Type::Site | Type::Int => KEYS,
+            _ => 0,
+        };
+        let held = |key: &Value| Some(enc(*key)).filter(|&k| (0..distinct).contains(&k) && dec(key_ty, k) == *key);
+        let len = members.keys().filter_map(held).max().map_or(0, |k| k + 1);
+        let dense: Box<[Option<i64>]> = (0..len).map(|k| members.get(&dec(key_ty, k)).map(|v| enc(*v))).collect();
+        Box::new(move |p, vm| {
+            let k = x.get(p, vm)?;
+            if let Some(&Some(v)) = usize::try_from(k).ok().and_then(|k| dense.get(k)) {
+                return Ok(v);
+            }
+            let key = dec(key_ty, k);
+            match p.game.families[fam].members.get(&key) {
+                Some(v) => Ok(enc(*v)),
+                None => {
+                    Err(Fault::error(format!("`{}` has no member {}", p.game.families[fam].name, p.game.key_text(key))))
+                }
+            }
+        })
+    }
+
     /// Where the program reads the site `e` is a function of, alone (see
     /// the module's comment).
     pub(super) fn site_function(&self, e: &Expr) -> Option<Leaf> {
