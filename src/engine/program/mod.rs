@@ -327,6 +327,9 @@ pub(crate) struct Lower<'g> {
     /// Whether functions of one site are tabulated (see `tables.rs`); off
     /// while the function itself is lowered, and in the plain program.
     pub tables: bool,
+    /// Each family's members in an array by key, made once for a type of
+    /// key (see `tables.rs`).
+    pub members: Vec<Option<(Type, tables::Members)>>,
 }
 
 impl Program {
@@ -342,8 +345,15 @@ impl Program {
         let folded = memos.then(|| fold::game(&game));
         let g = folded.as_ref().unwrap_or(&game);
         let locals = g.locals.max(1) + 4;
-        let mut l =
-            Lower { g, slots: vec![Type::Int; locals], sow_cells: 0, memo_targets: vec![], memos: 0, tables: memos };
+        let mut l = Lower {
+            g,
+            slots: vec![Type::Int; locals],
+            sow_cells: 0,
+            memo_targets: vec![],
+            memos: 0,
+            tables: memos,
+            members: vec![None; g.families.len()],
+        };
         let setup = l.block(&g.setup);
         let mut moves = Vec::with_capacity(g.moves.len());
         for def in &g.moves {

@@ -10,7 +10,8 @@
 //! array by the key as the program holds it, not searched for.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 use super::expr::{Leaf, dec, enc};
 use super::{Fx, Lower, Program};
@@ -26,6 +27,9 @@ const SMALLEST: usize = 3;
 /// The largest key a family's array of members is made for.
 const KEYS: i64 = 4096;
 
+/// A family's members in an array by key (see [`Lower::family`]).
+pub(super) type Members = Arc<[Option<i64>]>;
+
 impl Lower<'_> {
     /// `f[x]`: the member of family `f` whose key is `x`. Keys of a type
     /// whose values the program holds as the numbers 0, 1, 2 ... (players,
@@ -36,17 +40,14 @@ impl Lower<'_> {
         let key_ty = self.ty(x);
         let x = self.opnd(x);
         let fam = f as usize;
-        let members = &self.g.families[fam].members;
-        // Below this, distinct numbers are distinct keys (a player is held
-        // as a byte).
-        let distinct = match key_ty {
-            Type::Player => 256,
-            Type::Site | Type::Int => KEYS,
-            _ => 0,
+        let dense = match &self.members[fam] {
+            Some((ty, dense)) if *ty == key_ty => dense.clone(),
+            _ => {
+                let dense = members_by_key(&self.g.families[fam].members, key_ty);
+                self.members[fam] = Some((key_ty, dense.clone()));
+                dense
+            }
         };
-        let held = |key: &Value| Some(enc(*key)).filter(|&k| (0..distinct).contains(&k) && dec(key_ty, k) == *key);
-        let len = members.keys().filter_map(held).max().map_or(0, |k| k + 1);
-        let dense: Box<[Option<i64>]> = (0..len).map(|k| members.get(&dec(key_ty, k)).map(|v| enc(*v))).collect();
         Box::new(move |p, vm| {
             let k = x.get(p, vm)?;
             if let Some(&Some(v)) = usize::try_from(k).ok().and_then(|k| dense.get(k)) {
@@ -128,6 +129,22 @@ impl Lower<'_> {
             f(p, vm)
         }))
     }
+}
+
+/// A family's members in an array by key, for keys of type `key_ty`: at
+/// the number the program holds for each key, its member as the program
+/// holds it (`None`: no member).
+fn members_by_key(members: &BTreeMap<Value, Value>, key_ty: Type) -> Members {
+    // Below this, distinct numbers are distinct keys (a player is held as
+    // a byte).
+    let distinct = match key_ty {
+        Type::Player => 256,
+        Type::Site | Type::Int => KEYS,
+        _ => 0,
+    };
+    let held = |key: &Value| Some(enc(*key)).filter(|&k| (0..distinct).contains(&k) && dec(key_ty, k) == *key);
+    let len = members.keys().filter_map(held).max().map_or(0, |k| k + 1);
+    (0..len).map(|k| members.get(&dec(key_ty, k)).map(|v| enc(*v))).collect()
 }
 
 /// The value of `f` with `leaf` at each of the `n` sites (the variable is
