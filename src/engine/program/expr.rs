@@ -3,7 +3,7 @@
 //! `last`) are read in place ([`Opnd`]) rather than called; everything the
 //! compiler resolved to an index is looked up in a table made here, once.
 
-use super::shapes::{Cond, ToFx, chain};
+use super::shapes::{Cond, Pick, ToFx, chain};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
 use crate::engine::game::{BinOp, Builtin, Expr, SiteId, TOO_LARGE, Type, Value};
@@ -505,8 +505,10 @@ impl Lower<'_> {
             }
             Expr::Hook(h, args) => self.hook(*h, args),
             Expr::Cond(c, a, b) => {
-                let (c, a, b) = (self.opnd(c), self.opnd(a), self.opnd(b));
-                Box::new(move |p, vm| if c.get(p, vm)? != 0 { a.get(p, vm) } else { b.get(p, vm) })
+                // The condition of its shape, read in the `if`'s own closure.
+                let c = self.cond(c);
+                let (a, b) = (self.opnd(a), self.opnd(b));
+                self.finish(c, Pick(a, b))
             }
             Expr::Index(x) => {
                 let x = self.opnd(x);

@@ -357,6 +357,16 @@ impl Finish for ToFx {
     }
 }
 
+/// `if c then a else b`: the value of `a` or `b` as the condition holds.
+pub(crate) struct Pick(pub Opnd, pub Opnd);
+impl Finish for Pick {
+    type Out = Fx;
+    fn finish<C: Ev>(self, c: C) -> Fx {
+        let Pick(a, b) = self;
+        Box::new(move |p, vm| if c.ev(p, vm)? != 0 { a.get(p, vm) } else { b.get(p, vm) })
+    }
+}
+
 /// What to make once the shape of an operand is known.
 trait Then {
     type Out;
