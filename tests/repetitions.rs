@@ -1,8 +1,8 @@
 //! `repetitions` counts how many times the position occurred before in the
 //! game: the same counters, state, player to move and phase. The engine
-//! keeps a count of the positions' fingerprints so that a position seen
-//! nowhere before is known without a scan; this checks it against the plain
-//! count over the history, through seeded games with undos among the moves.
+//! keeps the positions' fingerprints in slots, each slot's positions chained
+//! so that only they are compared; this checks it against the plain count
+//! over the history, through seeded games with undos among the moves.
 
 use std::sync::Arc;
 

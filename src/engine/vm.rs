@@ -119,8 +119,8 @@ fn fingerprint(keys: &[u64], counts: &[i32], t: &Turn) -> u64 {
     h ^ (h >> 31)
 }
 
-/// Slots of the count of prints seen ([`Vm::repetitions`]): a position
-/// whose slot counts none occurred nowhere before, without a scan.
+/// Slots of the prints of saved positions ([`Vm::repetitions`]): a
+/// position whose slot holds none occurred nowhere before, without a scan.
 const SEEN_BITS: u32 = 14;
 
 #[inline(always)]
@@ -157,10 +157,14 @@ pub(crate) struct Vm {
     pub vars_claimed: bool,
     /// A fingerprint of each saved position, made when `repetitions` first
     /// compares it, so that most comparisons are one number (only the rules
-    /// that read `repetitions` pay for it); and how many of those prints
-    /// fall in each of 2^SEEN_BITS slots (empty until `repetitions` is read),
-    /// so that a position seen nowhere before is known without a scan.
+    /// that read `repetitions` pay for it). The prints fall in 2^SEEN_BITS
+    /// slots: `seen` holds, for each slot, the newest saved position whose
+    /// print falls in it (its index + 1; 0 for none, and empty until
+    /// `repetitions` is read), and `undo_chain` the one before it in the
+    /// same slot, so that `repetitions` compares only the positions of the
+    /// slot (a long game's history was scanned whole at every move).
     undo_prints: Vec<u64>,
+    undo_chain: Vec<u32>,
     seen: Vec<u32>,
     /// Reused buffers of moves (nothing is allocated once warm).
     pub scratch: Vec<Vec<Move>>,
@@ -303,6 +307,7 @@ impl Clone for Vm {
             versions: self.versions,
             vars_claimed: true,
             undo_prints: self.undo_prints.clone(),
+            undo_chain: self.undo_chain.clone(),
             seen: self.seen.clone(),
             scratch: vec![],
             candidates: Default::default(),
@@ -341,6 +346,7 @@ impl Vm {
             versions: 0,
             vars_claimed: true,
             undo_prints: Vec::new(),
+            undo_chain: Vec::new(),
             seen: Vec::new(),
             scratch: vec![],
             candidates: Default::default(),
@@ -556,23 +562,28 @@ impl Vm {
         }
         for k in self.undo_prints.len()..self.undo_turns.len() {
             let print = fingerprint(keys, &self.undo_counts[k * n..(k + 1) * n], &self.undo_turns[k].0);
-            self.seen[seen_slot(print)] += 1;
+            let slot = &mut self.seen[seen_slot(print)];
+            self.undo_chain.push(*slot);
+            *slot = k as u32 + 1;
             self.undo_prints.push(print);
         }
         let here = fingerprint(keys, &self.pos.counts, &self.pos.turn);
-        if self.seen[seen_slot(here)] == 0 {
-            return 0;
+        let mut next = self.seen[seen_slot(here)];
+        let mut times = 0;
+        while next != 0 {
+            let k = next as usize - 1;
+            let t = self.undo_turns[k].0;
+            if self.undo_prints[k] == here
+                && t.to_move == self.pos.turn.to_move
+                && t.phase == self.pos.turn.phase
+                && self.undo_counts[k * n..(k + 1) * n] == self.pos.counts[..]
+                && self.undo_vars[k * v..(k + 1) * v] == self.pos.vars[..]
+            {
+                times += 1;
+            }
+            next = self.undo_chain[k];
         }
-        (0..self.undo_turns.len())
-            .filter(|&k| {
-                let t = self.undo_turns[k].0;
-                self.undo_prints[k] == here
-                    && t.to_move == self.pos.turn.to_move
-                    && t.phase == self.pos.turn.phase
-                    && self.undo_counts[k * n..(k + 1) * n] == self.pos.counts[..]
-                    && self.undo_vars[k * v..(k + 1) * v] == self.pos.vars[..]
-            })
-            .count()
+        times
     }
 
     /// Drops the prints of the saved positions from the `keep`-th on.
@@ -580,7 +591,8 @@ impl Vm {
     fn forget_prints(&mut self, keep: usize) {
         while self.undo_prints.len() > keep {
             let print = self.undo_prints.pop().expect("longer than keep");
-            self.seen[seen_slot(print)] -= 1;
+            let before = self.undo_chain.pop().expect("as long as the prints");
+            self.seen[seen_slot(print)] = before;
         }
     }
 
