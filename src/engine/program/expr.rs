@@ -377,6 +377,9 @@ impl Lower<'_> {
                 Box::new(move |_, vm| Ok(vm.locals[s]))
             }
             Expr::Bin(op @ (BinOp::And | BinOp::Or), ..) => {
+                if let Some(f) = self.shaped_chain(*op, e) {
+                    return f;
+                }
                 let mut terms = Vec::new();
                 self.chain(*op, e, &mut terms);
                 chain(*op == BinOp::And, terms)

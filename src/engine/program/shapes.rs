@@ -13,7 +13,9 @@
 //! Conditions are lowered here too (`Lower::cond`): a comparison, a chain of
 //! `and`s (whose terms an `if` reads in its own closure), or any other
 //! value; and finished by what uses them ([`Finish`]). Chains of `and`s and
-//! `or`s of two to four terms are unrolled ([`chain`]).
+//! `or`s of two to four terms are unrolled ([`chain`]); one of two or three
+//! terms whose first or second is a comparison reads that comparison by its
+//! shape in the chain's own closure ([`Chained`]).
 
 use super::expr::{Leaf, Opnd, last, related};
 use super::sets::read_set;
@@ -367,6 +369,59 @@ impl Finish for Pick {
     }
 }
 
+/// Whether a term of a chain decides it: false for `and` (`all`), true for `or`.
+macro_rules! decides {
+    ($t:expr, $all:expr, $p:expr, $vm:expr) => {
+        if ($t.get($p, $vm)? != 0) != $all {
+            return Ok(!$all as i64);
+        }
+    };
+}
+
+/// A chain of `and`s (`all`) or `or`s of two or three terms, one of its
+/// first two a comparison read by its shape in the chain's own closure:
+/// the terms `before` it (none or one) and `after` it (at most two), in
+/// order. A chain is the commonest `where` and quantifier body (`owner(h)
+/// == mover and count(h) > 0 and ...`, `count(h) == 0 or wegue(h) !=
+/// none`) and relay condition (`last is pit and count(last) > 1`), asked at
+/// every site or lap; the comparison in a closure of its own was a second
+/// call through a pointer for each.
+pub(crate) struct Chained {
+    pub all: bool,
+    pub before: Option<Opnd>,
+    pub after: Vec<Opnd>,
+}
+
+impl Finish for Chained {
+    type Out = Fx;
+    fn finish<C: Ev>(self, c: C) -> Fx {
+        let Chained { all, before, after } = self;
+        let mut it = after.into_iter();
+        let (x, y) = (it.next(), it.next());
+        debug_assert!(it.next().is_none(), "at most two terms after the comparison");
+        Box::new(move |p, vm| {
+            if let Some(t) = &before {
+                decides!(t, all, p, vm);
+            }
+            if (c.ev(p, vm)? != 0) != all {
+                return Ok(!all as i64);
+            }
+            if let Some(t) = &x {
+                decides!(t, all, p, vm);
+            }
+            if let Some(t) = &y {
+                decides!(t, all, p, vm);
+            }
+            Ok(all as i64)
+        })
+    }
+
+    fn other(self, c: Opnd) -> Fx {
+        let Chained { all, before, after } = self;
+        chain(all, before.into_iter().chain(std::iter::once(c)).chain(after).collect())
+    }
+}
+
 /// What to make once the shape of an operand is known.
 trait Then {
     type Out;
@@ -461,6 +516,48 @@ impl Lower<'_> {
         Cond::Other(self.opnd(e))
     }
 
+    /// A chain of two or three `and`s or `or`s (`op`) whose first or
+    /// second term is a comparison, as one closure with the comparison read
+    /// by its shape ([`Chained`]); `None` (nothing lowered) for any other.
+    /// The terms are lowered in order, as [`Lower::chain`] lowers them.
+    pub(crate) fn shaped_chain(&mut self, op: BinOp, e: &Expr) -> Option<Fx> {
+        if !self.memo_targets.is_empty() {
+            return None;
+        }
+        let mut terms = Vec::new();
+        super::memo::terms(op, e, &mut terms);
+        let joined = self.joined_terms(op, &terms);
+        if !(2..=3).contains(&joined.len()) || !joined[..2].iter().any(|t| self.comparison(t)) {
+            return None;
+        }
+        let all = op == BinOp::And;
+        let mut before = None;
+        let mut at = 0;
+        if !self.comparison(&joined[0]) {
+            before = Some(self.opnd(&joined[0]));
+            at = 1;
+        }
+        let c = self.cond(&joined[at]);
+        let after = joined[at + 1..].iter().map(|t| self.opnd(t)).collect();
+        Some(self.finish(c, Chained { all, before, after }))
+    }
+
+    /// Whether [`Lower::cond`] would read `e` as a comparison by its
+    /// operands' shapes (not as any other value).
+    fn comparison(&self, e: &Expr) -> bool {
+        let Expr::Bin(op, a, _) = e.unspanned() else { return false };
+        if holds(*op).is_none() {
+            return false;
+        }
+        let equality = matches!(op, BinOp::Eq | BinOp::Ne);
+        let shaped = match self.ty(a) {
+            Type::Set => false,
+            Type::Site => equality,
+            _ => true,
+        };
+        shaped && !self.is_site_table(e)
+    }
+
     /// `count(r(x)) OP b` of a site relation `r`, `x` a site chosen or
     /// `last`, in a game of one colour, as a comparison read in place
     /// ([`Cond::CmpRel`]); `None` for any other.
@@ -511,15 +608,6 @@ pub(crate) fn chain(all: bool, terms: Vec<Opnd>) -> Fx {
         }
         Ok(all as i64)
     })
-}
-
-/// Whether a term of a chain decides it: false for `and` (`all`), true for `or`.
-macro_rules! decides {
-    ($t:expr, $all:expr, $p:expr, $vm:expr) => {
-        if ($t.get($p, $vm)? != 0) != $all {
-            return Ok(!$all as i64);
-        }
-    };
 }
 
 fn chain2(all: bool, a: Opnd, b: Opnd) -> Fx {

@@ -104,6 +104,11 @@ impl Lower<'_> {
         out.into_iter().map(|(e, _)| e).collect()
     }
 
+    /// Whether [`Lower::site_table`] makes a table of `e`.
+    pub(super) fn is_site_table(&self, e: &Expr) -> bool {
+        nodes(e) >= SMALLEST && self.site_function(e).is_some()
+    }
+
     /// `e` as a lookup in a table by its site, if it is a function of one
     /// site alone (see the module's comment).
     pub(super) fn site_table(&mut self, e: &Expr) -> Option<Fx> {
