@@ -11,7 +11,8 @@
 //! same.
 //!
 //! Conditions are lowered here too (`Lower::cond`): a comparison, a chain of
-//! `and`s (whose terms an `if` reads in its own closure), or any other
+//! `and`s (whose terms an `if` reads in its own closure, a comparison among
+//! the first two by its shape), or any other
 //! value; and finished by what uses them ([`Finish`]). Chains of `and`s and
 //! `or`s of two to four terms are unrolled ([`chain`]); one of two or three
 //! terms whose first or second is a comparison reads that comparison by its
@@ -290,6 +291,10 @@ pub(crate) enum Cond {
     CmpRel(u8, Box<[i64]>, u16, Leaf, Opnd),
     /// A chain of `and`s: its terms, in order.
     All(Vec<Opnd>),
+    /// A chain of two to four `and`s whose first or second term is a
+    /// comparison (the second when the first is not one): the term before
+    /// it, if any, the comparison, and the terms after it, in order.
+    AllAround(Option<Opnd>, Box<Cond>, Vec<Opnd>),
     Other(Opnd),
 }
 
@@ -313,6 +318,7 @@ impl Cond {
                 _ => Right { holds, b, f }.then(CountAt(Rel(table, r, Last))),
             },
             Cond::All(terms) => f.all(terms),
+            Cond::AllAround(before, c, after) => f.all_around(board, before, *c, after),
             Cond::Other(c) => f.other(c),
         }
     }
@@ -335,6 +341,16 @@ pub(crate) trait Finish {
         Self: Sized,
     {
         self.other(Opnd::Dyn(chain(true, terms)))
+    }
+    /// What is made of a chain of `and`s with a comparison among its
+    /// first two terms ([`Cond::AllAround`]): by default, the comparison
+    /// as an operand among the others.
+    fn all_around(self, board: &Board, before: Option<Opnd>, c: Cond, after: Vec<Opnd>) -> Self::Out
+    where
+        Self: Sized,
+    {
+        let c = c.finish(board, ToOpnd);
+        self.all(before.into_iter().chain(std::iter::once(c)).chain(after).collect())
     }
 }
 
@@ -488,6 +504,9 @@ impl Lower<'_> {
             if let Some(f) = self.site_table(e) {
                 return Cond::Other(Opnd::Dyn(f));
             }
+            if let Some(c) = self.all_around(inner) {
+                return c;
+            }
             let mut terms = Vec::new();
             self.chain(BinOp::And, inner, &mut terms);
             return Cond::All(terms);
@@ -519,18 +538,34 @@ impl Lower<'_> {
     /// A chain of two or three `and`s or `or`s (`op`) whose first or
     /// second term is a comparison, as one closure with the comparison read
     /// by its shape ([`Chained`]); `None` (nothing lowered) for any other.
-    /// The terms are lowered in order, as [`Lower::chain`] lowers them.
     pub(crate) fn shaped_chain(&mut self, op: BinOp, e: &Expr) -> Option<Fx> {
         if !self.memo_targets.is_empty() {
             return None;
         }
+        let (before, c, after) = self.around(op, e, 3)?;
+        Some(self.finish(c, Chained { all: op == BinOp::And, before, after }))
+    }
+
+    /// A chain of two to four `and`s whose first or second term is a
+    /// comparison, as [`Cond::AllAround`]; `None` (nothing lowered) for any
+    /// other.
+    fn all_around(&mut self, e: &Expr) -> Option<Cond> {
+        let (before, c, after) = self.around(BinOp::And, e, 4)?;
+        Some(Cond::AllAround(before, Box::new(c), after))
+    }
+
+    /// The terms of a chain of two to `most` `op`s whose first or second
+    /// term is a comparison: the term before it (if any), lowered, the
+    /// comparison as a condition, and the terms after it, lowered, in
+    /// order (as [`Lower::chain`] lowers them); `None` (nothing lowered)
+    /// for any other.
+    fn around(&mut self, op: BinOp, e: &Expr, most: usize) -> Option<(Option<Opnd>, Cond, Vec<Opnd>)> {
         let mut terms = Vec::new();
         super::memo::terms(op, e, &mut terms);
         let joined = self.joined_terms(op, &terms);
-        if !(2..=3).contains(&joined.len()) || !joined[..2].iter().any(|t| self.comparison(t)) {
+        if !(2..=most).contains(&joined.len()) || !joined[..2].iter().any(|t| self.comparison(t)) {
             return None;
         }
-        let all = op == BinOp::And;
         let mut before = None;
         let mut at = 0;
         if !self.comparison(&joined[0]) {
@@ -539,7 +574,7 @@ impl Lower<'_> {
         }
         let c = self.cond(&joined[at]);
         let after = joined[at + 1..].iter().map(|t| self.opnd(t)).collect();
-        Some(self.finish(c, Chained { all, before, after }))
+        Some((before, c, after))
     }
 
     /// Whether [`Lower::cond`] would read `e` as a comparison by its
