@@ -303,7 +303,7 @@ impl Lower<'_> {
 /// `if a and b ... { then }` with a comparison among the first two terms
 /// ([`Cond::AllAround`]): the term before it (if any), the comparison read
 /// by its shape, and the terms after it (at most three), in the `if`'s
-/// own closure, each at a place of its own (Kalah's `last is pit and
+/// own closure, each at a place of its own (a capture's `last is pit and
 /// owner(last) == mover and count(last) == 1`).
 struct IfAround {
     before: Option<Opnd>,
