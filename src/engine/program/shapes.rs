@@ -16,7 +16,7 @@
 //! value; and finished by what uses them ([`Finish`]). Chains of `and`s and
 //! `or`s of two to four terms are unrolled ([`chain`]); one of two or three
 //! terms whose first or second is a comparison reads that comparison by its
-//! shape in the chain's own closure ([`Chained`]).
+//! shape in the chain's own closure ([`Around`]).
 
 use super::expr::{Leaf, Opnd, last, related};
 use super::sets::read_set;
@@ -373,6 +373,12 @@ impl Finish for ToFx {
     fn finish<C: Ev>(self, c: C) -> Fx {
         Box::new(move |p, vm| c.ev(p, vm))
     }
+    fn other(self, c: Opnd) -> Fx {
+        match c {
+            Opnd::Dyn(f) => f,
+            c => Box::new(move |p, vm| c.get(p, vm)),
+        }
+    }
 }
 
 /// `if c then a else b`: the value of `a` or `b` as the condition holds.
@@ -394,47 +400,76 @@ macro_rules! decides {
     };
 }
 
-/// A chain of `and`s (`all`) or `or`s of two or three terms, one of its
-/// first two a comparison read by its shape in the chain's own closure:
-/// the terms `before` it (none or one) and `after` it (at most two), in
-/// order. A chain is the commonest `where` and quantifier body (`owner(h)
-/// == mover and count(h) > 0 and ...`, `count(h) == 0 or wegue(h) !=
-/// none`) and relay condition (`last is pit and count(last) > 1`), asked at
-/// every site or lap; the comparison in a closure of its own was a second
-/// call through a pointer for each.
-pub(crate) struct Chained {
+/// A chain of `and`s (`all`) or `or`s around a comparison `c` read by its
+/// shape: the term before it (if any) and those after it (at most three),
+/// each read at a place of its own. A chain is the commonest `where` and
+/// quantifier body (`owner(h) == mover and count(h) > 0 and ...`,
+/// `count(h) == 0 or wegue(h) != none`), relay condition (`last is pit and
+/// count(last) > 1`) and `if` (`last is pit and owner(last) == mover and
+/// count(last) == 1`), asked at every site, lap or move; the comparison in
+/// a closure of its own was a second call through a pointer for each.
+/// `ALL` is known when the closure is made: an `if`'s chain asks each
+/// term only whether it is 0.
+pub(crate) struct Around<C, const ALL: bool> {
+    before: Option<Opnd>,
+    c: C,
+    after: [Option<Opnd>; 3],
+}
+
+impl<C: Ev, const ALL: bool> Ev for Around<C, ALL> {
+    #[inline(always)]
+    fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
+        let all = ALL;
+        if let Some(t) = &self.before {
+            decides!(t, all, p, vm);
+        }
+        if (self.c.ev(p, vm)? != 0) != all {
+            return Ok(!all as i64);
+        }
+        let [x, y, z] = &self.after;
+        if let Some(t) = x {
+            decides!(t, all, p, vm);
+        }
+        if let Some(t) = y {
+            decides!(t, all, p, vm);
+        }
+        if let Some(t) = z {
+            decides!(t, all, p, vm);
+        }
+        Ok(all as i64)
+    }
+}
+
+/// What `f` makes of a chain around a comparison ([`Around`]) once the
+/// comparison's shape is known; a comparison `cond` did not shape is read
+/// as a term of the plain chain.
+pub(crate) struct AroundOf<F> {
     pub all: bool,
     pub before: Option<Opnd>,
     pub after: Vec<Opnd>,
+    pub f: F,
 }
 
-impl Finish for Chained {
-    type Out = Fx;
-    fn finish<C: Ev>(self, c: C) -> Fx {
-        let Chained { all, before, after } = self;
+impl<F: Finish> Finish for AroundOf<F> {
+    type Out = F::Out;
+    fn finish<C: Ev>(self, c: C) -> F::Out {
+        let AroundOf { all, before, after, f } = self;
         let mut it = after.into_iter();
-        let (x, y) = (it.next(), it.next());
-        debug_assert!(it.next().is_none(), "at most two terms after the comparison");
-        Box::new(move |p, vm| {
-            if let Some(t) = &before {
-                decides!(t, all, p, vm);
-            }
-            if (c.ev(p, vm)? != 0) != all {
-                return Ok(!all as i64);
-            }
-            if let Some(t) = &x {
-                decides!(t, all, p, vm);
-            }
-            if let Some(t) = &y {
-                decides!(t, all, p, vm);
-            }
-            Ok(all as i64)
-        })
+        let after = [it.next(), it.next(), it.next()];
+        debug_assert!(it.next().is_none(), "at most three terms after the comparison");
+        match all {
+            true => f.finish(Around::<C, true> { before, c, after }),
+            false => f.finish(Around::<C, false> { before, c, after }),
+        }
     }
 
-    fn other(self, c: Opnd) -> Fx {
-        let Chained { all, before, after } = self;
-        chain(all, before.into_iter().chain(std::iter::once(c)).chain(after).collect())
+    fn other(self, c: Opnd) -> F::Out {
+        let AroundOf { all, before, after, f } = self;
+        let terms = before.into_iter().chain(std::iter::once(c)).chain(after).collect();
+        match all {
+            true => f.all(terms),
+            false => f.other(Opnd::Dyn(chain(false, terms))),
+        }
     }
 }
 
@@ -511,15 +546,9 @@ impl Lower<'_> {
             self.chain(BinOp::And, inner, &mut terms);
             return Cond::All(terms);
         }
-        let equality = |op: &BinOp| matches!(op, BinOp::Eq | BinOp::Ne);
-        let order = |op: &BinOp| matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
         if let Expr::Bin(op, a, b) = inner
             && self.memo_targets.is_empty()
-            && match self.ty(a) {
-                Type::Set => false,
-                Type::Site => equality(op),
-                _ => equality(op) || order(op),
-            }
+            && self.shaped_operator(*op, a)
         {
             if let Some(f) = self.site_table(e) {
                 return Cond::Other(Opnd::Dyn(f));
@@ -537,13 +566,13 @@ impl Lower<'_> {
 
     /// A chain of two or three `and`s or `or`s (`op`) whose first or
     /// second term is a comparison, as one closure with the comparison read
-    /// by its shape ([`Chained`]); `None` (nothing lowered) for any other.
+    /// by its shape ([`Around`]); `None` (nothing lowered) for any other.
     pub(crate) fn shaped_chain(&mut self, op: BinOp, e: &Expr) -> Option<Fx> {
         if !self.memo_targets.is_empty() {
             return None;
         }
         let (before, c, after) = self.around(op, e, 3)?;
-        Some(self.finish(c, Chained { all: op == BinOp::And, before, after }))
+        Some(self.finish(c, AroundOf { all: op == BinOp::And, before, after, f: ToFx }))
     }
 
     /// A chain of two to four `and`s whose first or second term is a
@@ -581,16 +610,18 @@ impl Lower<'_> {
     /// operands' shapes (not as any other value).
     fn comparison(&self, e: &Expr) -> bool {
         let Expr::Bin(op, a, _) = e.unspanned() else { return false };
-        if holds(*op).is_none() {
-            return false;
-        }
-        let equality = matches!(op, BinOp::Eq | BinOp::Ne);
-        let shaped = match self.ty(a) {
+        self.shaped_operator(*op, a) && !self.is_site_table(e)
+    }
+
+    /// Whether `a OP b` is a comparison read by its operands' shapes: any
+    /// of the six of numbers and players, equality of sites (their order
+    /// refuses "none"), nothing of sets.
+    fn shaped_operator(&self, op: BinOp, a: &Expr) -> bool {
+        match self.ty(a) {
             Type::Set => false,
-            Type::Site => equality,
-            _ => true,
-        };
-        shaped && !self.is_site_table(e)
+            Type::Site => matches!(op, BinOp::Eq | BinOp::Ne),
+            _ => holds(op).is_some(),
+        }
     }
 
     /// `count(r(x)) OP b` of a site relation `r`, `x` a site chosen or

@@ -4,7 +4,7 @@
 
 use super::expr::{Opnd, dec};
 use super::sets::for_each_site;
-use super::shapes::{Board, Cond, Ev, Finish, ToOpnd};
+use super::shapes::{AroundOf, Board, Cond, Ev, Finish, ToOpnd};
 use super::sow::SowDef;
 use super::{Block, Fst, Lower, Program, run};
 use crate::engine::game::{Domain, SiteId, Stmt, StmtKind, Type};
@@ -300,51 +300,6 @@ impl Lower<'_> {
     }
 }
 
-/// `if a and b ... { then }` with a comparison among the first two terms
-/// ([`Cond::AllAround`]): the term before it (if any), the comparison read
-/// by its shape, and the terms after it (at most three), in the `if`'s
-/// own closure, each at a place of its own (a capture's `last is pit and
-/// owner(last) == mover and count(last) == 1`).
-struct IfAround {
-    before: Option<Opnd>,
-    after: Vec<Opnd>,
-    then: Block,
-}
-
-impl Finish for IfAround {
-    type Out = Fst;
-    fn finish<C: Ev>(self, c: C) -> Fst {
-        let IfAround { before, after, then } = self;
-        let mut it = after.into_iter();
-        let (x, y, z) = (it.next(), it.next(), it.next());
-        debug_assert!(it.next().is_none(), "at most three terms after the comparison");
-        macro_rules! holds {
-            ($t:expr, $p:expr, $vm:expr) => {
-                if let Some(t) = &$t
-                    && t.get($p, $vm)? == 0
-                {
-                    return Ok(());
-                }
-            };
-        }
-        Box::new(move |p, vm| {
-            holds!(before, p, vm);
-            if c.ev(p, vm)? == 0 {
-                return Ok(());
-            }
-            holds!(x, p, vm);
-            holds!(y, p, vm);
-            holds!(z, p, vm);
-            run(&then, p, vm)
-        })
-    }
-
-    fn other(self, c: Opnd) -> Fst {
-        let IfAround { before, after, then } = self;
-        IfThen(then).all(before.into_iter().chain(std::iter::once(c)).chain(after).collect())
-    }
-}
-
 /// `if c { then }`, its condition of a known shape.
 struct IfThen(Block);
 impl Finish for IfThen {
@@ -392,7 +347,11 @@ impl Finish for IfThen {
         }
     }
 
+    /// `if a and b ... { then }` with a comparison among the first two
+    /// terms (a capture's `last is pit and owner(last) == mover and
+    /// count(last) == 1`): the chain read around the comparison's shape in
+    /// the `if`'s own closure ([`AroundOf`]).
     fn all_around(self, board: &Board, before: Option<Opnd>, c: Cond, after: Vec<Opnd>) -> Fst {
-        c.finish(board, IfAround { before, after, then: self.0 })
+        c.finish(board, AroundOf { all: true, before, after, f: self })
     }
 }
