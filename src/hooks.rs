@@ -83,6 +83,12 @@ fn engine() -> Engine {
     let no_sleep = || -> Result<(), Box<rhai::EvalAltResult>> { Err("hooks cannot sleep".into()) };
     e.register_fn("sleep", move |_: rhai::INT| no_sleep());
     e.register_fn("sleep", move |_: rhai::FLOAT| no_sleep());
+    // A hook's answer may hang on its arguments alone: the engine keeps its
+    // results by them (`engine::hook_results`), and the same seed must give
+    // the same game. `timestamp` would read the clock.
+    e.register_fn("timestamp", || -> Result<rhai::INT, Box<rhai::EvalAltResult>> {
+        Err("hooks cannot read the clock".into())
+    });
     e.on_progress(|ops| {
         let late = ops % 256 == 0 && DEADLINE.get().is_some_and(|d| std::time::Instant::now() > d);
         late.then(|| Dynamic::from("time"))

@@ -280,10 +280,13 @@ fn agents_search_with_draws_of_their_own_not_the_games() {
 }
 
 #[test]
-fn hooks_cannot_sleep_curry_without_bound_or_nest_values_for_long() {
+fn hooks_cannot_sleep_read_the_clock_curry_without_bound_or_nest_values_for_long() {
     // `sleep` fails at once; `curry` is not part of the hooks' language.
     let sleep = first_move_error("sleep(100);\nx\n");
     assert!(sleep.starts_with("play at") && sleep.contains("hooks cannot sleep"), "{sleep}");
+    // Nor read the clock: a hook answers by its arguments alone.
+    let clock = first_move_error("let t = timestamp();\nx\n");
+    assert!(clock.starts_with("play at") && clock.contains("hooks cannot read the clock"), "{clock}");
     let curry = first_move_error("let f = Fn(\"target\");\nfor i in 0..25 { f = f.curry(f); }\nx\n");
     assert!(curry.starts_with("check:") && curry.contains("rhai syntax error"), "{curry}");
     // Values nested deeper at each step: stopped by the clock within about

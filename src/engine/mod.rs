@@ -14,6 +14,7 @@
 pub mod arrange;
 mod draw;
 pub mod game;
+mod hook_results;
 mod movegen;
 mod names;
 mod play;

@@ -4,6 +4,7 @@
 //! of it runs on a `Vm` passed to it as `&mut`.
 
 use super::game::{PlayerId, SiteId, Value};
+use super::hook_results::HookResults;
 use super::{Halt, Move, Position, Turn};
 
 /// A halt inside the engine: one word, `Illegal` without allocating and the
@@ -203,6 +204,8 @@ pub(crate) struct Vm {
     /// The move last tried while drawing a random move, and what its
     /// statements made (see [`Tried`]).
     pub tried: Tried,
+    /// The hooks' results, by their calls (a copy starts without them).
+    pub hook_results: HookResults,
 }
 
 /// A move drawn at random that had to be tried first (a `require`, a lap
@@ -326,6 +329,7 @@ impl Clone for Vm {
             kept: Vec::new(),
             history: self.history,
             tried: Tried::default(),
+            hook_results: HookResults::default(),
         }
     }
 }
@@ -365,6 +369,7 @@ impl Vm {
             kept: Vec::new(),
             history: 0,
             tried: Tried::default(),
+            hook_results: HookResults::default(),
         }
     }
 

@@ -724,36 +724,6 @@ impl Lower<'_> {
             }),
         }
     }
-
-    fn hook(&mut self, h: u16, args: &[Expr]) -> Fx {
-        enum Arg {
-            Scalar(Type, Opnd),
-            Set(SetOpnd),
-        }
-        let args: Vec<Arg> = args
-            .iter()
-            .map(|a| match self.ty(a) {
-                Type::Set => Arg::Set(self.set(a)),
-                ty => Arg::Scalar(ty, self.opnd(a)),
-            })
-            .collect();
-        let returns = self.ty(&Expr::Hook(h, vec![]));
-        Box::new(move |p, vm| {
-            let mut vals = Vec::with_capacity(args.len());
-            for a in &args {
-                vals.push(match a {
-                    Arg::Scalar(ty, x) => dec(*ty, x.get(p, vm)?),
-                    Arg::Set(s) => s.get(p, vm)?.value(),
-                });
-            }
-            let hooks = p.game.hooks.as_ref().ok_or_else(|| Fault::error("no hooks".into()))?;
-            let v = hooks.call(&p.game, h, &vals).map_err(|(m, span)| Fault::at(m, span))?;
-            match (v, returns) {
-                (Value::None, Type::Int) => Err(none_here("a number")),
-                (v, _) => Ok(enc(v)),
-            }
-        })
-    }
 }
 
 /// A number beyond what the rules can hold, reported where it is written.

@@ -12,6 +12,7 @@
 
 pub(crate) mod expr;
 mod fold;
+mod hook;
 mod memo;
 pub(crate) mod narrow;
 pub(crate) mod sets;
