@@ -214,7 +214,8 @@ pub(crate) struct Vm {
 /// position with the same moves behind it and the same seed, takes them
 /// instead of running the statements again (`play::apply_frame`). What the
 /// statements make depends on nothing else (the work budget only stops a
-/// move, and the tried one was not stopped; rules with hooks keep nothing).
+/// move, and the tried one was not stopped; a hook answers by its arguments
+/// alone).
 /// The same position is known by the history alone, not by comparing
 /// positions: whatever changes the position counts in the history, moves
 /// and their undoing, and the statements `settle` runs in place

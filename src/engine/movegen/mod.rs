@@ -359,8 +359,7 @@ pub(crate) fn trial(p: &Program, vm: &mut Vm, mv: Move, mover: u8) -> Res<bool> 
 }
 
 /// As [`trial`]; with `keep`, a move that succeeds keeps what its statements
-/// made, for making it next (see [`crate::engine::vm::Tried`]; not with
-/// hooks, which might answer differently the second time).
+/// made, for making it next (see [`crate::engine::vm::Tried`]).
 fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: bool) -> Res<bool> {
     let saved = vm.pos.turn.to_move;
     let frame = vm.f;
@@ -368,7 +367,7 @@ fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: bool) -> Res<
     let r = try_statements(p, vm, mv);
     let ok = match r {
         Ok(()) => {
-            let keep = keep && p.game.hooks.is_none() && mover == saved;
+            let keep = keep && mover == saved;
             if keep {
                 vm.keep_tried_and_undo(mv);
             } else {
