@@ -108,11 +108,15 @@ impl Frame {
 /// then compares them in full). Each count times its own key, summed: the
 /// products do not wait on each other (a print folded count by count, each
 /// step waiting on the last, cost a tenth of a move in games that ask for
-/// repetitions at every ply); then mixed with the turn.
+/// repetitions at every ply); then mixed with the turn. Counts and keys
+/// are taken as 32-bit numbers whose products are summed in 64 bits: the
+/// compiler multiplies two or four of them at once (a 64-bit product of
+/// 64-bit keys is one at a time), and two prints still differ unless the
+/// keys of the counts that differ cancel out exactly.
 fn fingerprint(keys: &[u64], counts: &[i32], t: &Turn) -> u64 {
     let mut h = ((t.to_move as u64) << 8 | t.phase as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     for (&c, &k) in counts.iter().zip(keys) {
-        h = h.wrapping_add((c as u32 as u64).wrapping_mul(k));
+        h = h.wrapping_add((c as u32 as u64).wrapping_mul(k as u32 as u64));
     }
     // SplitMix64's finaliser: the slot is taken from the high bits.
     h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
