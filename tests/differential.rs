@@ -797,3 +797,60 @@ fn kept_parts_of_the_wheres_change_nothing() {
     assert!(kept >= 10, "only {kept} parts kept in the whole library");
     assert!(plies > 15_000, "only {plies} plies played");
 }
+
+/// `random` between the extremes of the numbers the rules hold: the range
+/// is as wide as 2^64 numbers, wider than any number, and the executors
+/// must draw the same number from it (the reference once divided by the
+/// width plus one, which overflowed to nothing for the widest range).
+#[test]
+fn random_between_extreme_bounds_agrees() {
+    let text = "players south, north
+        pit s[1..3] owner south
+        pit n[1..3] owner north
+        store S owner south
+        store N owner north
+        state all: number
+        state low: number
+        state high: number
+        state top: number
+        define half() = (2147483647 + 1) * (2147483647 + 1)
+        define most() = half() - 1 + half()
+        define least() = 0 - half() - half()
+        setup { put 1 in every pit }
+        move m \"{h}\" {
+          choose h in every pit of mover where count(h) > 0
+          set all = random(least(), most())
+          set low = random(least(), 0)
+          set high = random(-1, most())
+          set top = random(most() - 1, most())
+          take h to store(mover)
+        }
+        score p: count(store(p))";
+    let game = Arc::new(
+        mancala::compile::compile_source("random.mancala", text, &Config::default())
+            .unwrap_or_else(|f| panic!("{}", f.render(false))),
+    );
+    let (mut negative, mut positive) = (0, 0);
+    for seed in 0..40 {
+        let mut new = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut old = RefEngine::with_seed(game.clone(), seed).unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for ply in 0..6 {
+            new.legal_moves(&mut a).unwrap();
+            old.legal_moves(&mut b).unwrap();
+            assert_eq!(a, b, "seed {seed} ply {ply}");
+            let Some(&mv) = a.first() else { break };
+            assert_eq!(new.apply(mv), old.apply(mv), "seed {seed} ply {ply}");
+            assert_eq!(new.position(), old.position(), "seed {seed} ply {ply}");
+            let int = |i: usize| match new.position().vars[i] {
+                mancala::engine::game::Value::Int(x) => x,
+                v => panic!("seed {seed}: {v:?}"),
+            };
+            assert!(int(1) <= 0 && int(2) >= -1 && int(3) >= i64::MAX - 1, "seed {seed}: {:?}", new.position().vars);
+            negative += (int(0) < 0) as u32;
+            positive += (int(0) > 0) as u32;
+        }
+    }
+    // The widest range is drawn from whole: both signs come up.
+    assert!(negative > 20 && positive > 20, "{negative} negative, {positive} positive");
+}

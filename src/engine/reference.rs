@@ -1560,7 +1560,10 @@ impl RefEngine {
                 if hi < lo {
                     return Err(Fault::error(format!("random({lo}, {hi}): the range is empty")));
                 }
-                Value::Int(lo + (self.random() % ((hi - lo) as u64 + 1)) as i64)
+                // As wide as 2^64 numbers (the width wraps to 0): any draw.
+                let width = (hi.wrapping_sub(lo) as u64).wrapping_add(1);
+                let r = self.random();
+                Value::Int(lo.wrapping_add(if width == 0 { r } else { r % width } as i64))
             }
             Expr::Opponent(p) => Value::Player(1 - self.player_of(p, f)?),
             // Arithmetic is spanned where it is written: an overflow in it
