@@ -12,6 +12,9 @@
 //! on every game's final stores and length. Then the two are timed in turns
 //! side by side (the line `kalah_6_4 in turns`: the ratio of native to
 //! interpreted, the median of 400 turns), and by criterion one after the other.
+//! Before each game is timed, its length is printed (`playout/NAME: N plies a
+//! playout`, the mean of 200 seeded games): a playout's time over it is the
+//! time of a ply, which compares long games with short ones.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -149,27 +152,45 @@ fn every_game(c: &mut Criterion) {
         games.push((stem, game));
     }
     games.sort_by(|a, b| a.0.cmp(&b.0));
+    // The filter of `cargo bench --bench playout -- FILTER`, if any.
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let mut group = c.benchmark_group("playout");
     group.throughput(Throughput::Elements(1));
     group.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
     for (name, game) in games {
         let mut e = Engine::with_seed(game, 7).unwrap();
+        // How long the game's random games are, from seeds that never
+        // change (criterion plays as many as time allows): a playout's
+        // time over this is the time of a ply. Not for games filtered out.
+        let id = format!("playout/{name}");
+        if filter.as_ref().is_none_or(|f| id.contains(f.as_str())) {
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            let plies: u64 = (0..LENGTH_GAMES).map(|_| random_game(&mut e, &mut rng)).sum();
+            println!(
+                "{id}: {:.1} plies a playout (mean of {LENGTH_GAMES} seeded games)",
+                plies as f64 / LENGTH_GAMES as f64
+            );
+        }
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        group.bench_function(&name, |b| {
-            b.iter(|| {
-                let mut plies = 0;
-                while let Some(mv) = e.sample_move(&mut rng).unwrap() {
-                    e.apply(mv).unwrap();
-                    plies += 1;
-                }
-                for _ in 0..plies {
-                    e.undo();
-                }
-                black_box(plies)
-            })
-        });
+        group.bench_function(&name, |b| b.iter(|| black_box(random_game(&mut e, &mut rng))));
     }
     group.finish();
+}
+
+/// Seeded games a game's length is the mean of.
+const LENGTH_GAMES: u64 = 200;
+
+/// A random game from the start to its end, then undone: its plies.
+fn random_game(e: &mut Engine, rng: &mut ChaCha8Rng) -> u64 {
+    let mut plies = 0;
+    while let Some(mv) = e.sample_move(rng).unwrap() {
+        e.apply(mv).unwrap();
+        plies += 1;
+    }
+    for _ in 0..plies {
+        e.undo();
+    }
+    plies
 }
 
 criterion_group!(benches, kalah_side_by_side, every_game);
