@@ -1,11 +1,11 @@
 //! The results of the rhai hooks, kept by their arguments. A hook sees only
 //! its arguments and the game's tracks (`grammar/README.md`, "hook"), so
 //! the same call always answers the same: a result kept is the result the
-//! hook would give again, and a game that calls a hook at many moves (Tea
-//! Party's Right Hand Rule at every sowing that ends in an empty cup) runs
-//! rhai once for each different call instead of once a move. Only answers
-//! are kept, never failures (a hook stopped by its time limit may well
-//! finish another time).
+//! hook would give again, and rules that call a hook at many moves (at
+//! every sowing that ends in an empty hole, with the last hole and the
+//! track as arguments) run rhai once for each different call instead of
+//! once a move. Only answers are kept, never failures (a hook stopped by
+//! its time limit may well finish another time).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
