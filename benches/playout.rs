@@ -152,7 +152,10 @@ fn every_game(c: &mut Criterion) {
         games.push((stem, game));
     }
     games.sort_by(|a, b| a.0.cmp(&b.0));
-    // The filter of `cargo bench --bench playout -- FILTER`, if any.
+    // The filter of `cargo bench --bench playout -- FILTER`, if any (the
+    // value of a criterion option such as `--sample-size 10` is taken for
+    // one too: the lengths of the games it does not match are then left out,
+    // nothing else changes).
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let mut group = c.benchmark_group("playout");
     group.throughput(Throughput::Elements(1));

@@ -47,7 +47,10 @@ impl HookResults {
 
 /// A multiplicative hash of the few words of a call (the table's keys are
 /// made by the engine, not by an adversary, and std's SipHash would cost
-/// more than the lookup saves in games whose hooks are cheap).
+/// more than the lookup saves in games whose hooks are cheap). A call
+/// hashes its hook as a `u16`, its values' kinds as `isize`s and their
+/// payloads as `u8`, `u16`, `i64` and `u64`: each is one word here (the
+/// signed ones reach `write_usize` and `write_u64` by `Hasher`'s defaults).
 #[derive(Default)]
 pub(crate) struct CallHasher(u64);
 
@@ -67,17 +70,8 @@ impl Hasher for CallHasher {
     fn write_u16(&mut self, i: u16) {
         self.write_u64(i as u64);
     }
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(i as u64);
-    }
     fn write_u64(&mut self, i: u64) {
         self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn write_i64(&mut self, i: i64) {
-        self.write_u64(i as u64);
-    }
-    fn write_isize(&mut self, i: isize) {
-        self.write_u64(i as u64);
     }
     fn write_usize(&mut self, i: usize) {
         self.write_u64(i as u64);
