@@ -14,7 +14,7 @@ use super::game::SiteId;
 use super::play::{apply_frame, bind_choices, try_statements};
 use super::program::expr::Opnd;
 use super::program::sets::{set_item, set_len};
-use super::program::{ChoiceDomain, Gate, MoveProg, Program};
+use super::program::{Choice, ChoiceDomain, MoveProg, Program};
 use super::vm::{Fault, Frame, Res, Vm, check_range};
 use super::{MAX_LISTED, Move, arrange};
 
@@ -400,11 +400,10 @@ fn try_choice(
     sink: &mut Sink,
     v: i64,
     arg: i32,
-    filter: Option<&Opnd>,
+    (c, filter): (&Choice, Option<&Opnd>),
 ) -> Res<bool> {
     vm.tick()?;
     bind_choices(def, i, mv, vm);
-    let c = &def.choices[i];
     vm.locals[c.slot] = v;
     if let Some(f) = filter
         && !c.passes(f, p, vm)?
@@ -429,35 +428,35 @@ fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, 
             let lo = a.get(p, vm)?;
             let hi = b.get(p, vm)?;
             check_range(lo, hi)?;
-            let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
+            let Some(test) = c.tested(p, vm) else { return Ok(()) };
             for v in lo..=hi {
-                if try_choice(p, vm, def, i, mv, sink, v, v as i32, filter)? {
+                if try_choice(p, vm, def, i, mv, sink, v, v as i32, test)? {
                     return Ok(());
                 }
             }
         }
         ChoiceDomain::Set(s) => {
             let set = s.get(p, vm)?;
-            let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
+            let Some(test) = c.tested(p, vm) else { return Ok(()) };
             for k in 0..set_len(p, set) {
                 let site = set_item(p, set, k);
-                if try_choice(p, vm, def, i, mv, sink, site as i64, site as i32, filter)? {
+                if try_choice(p, vm, def, i, mv, sink, site as i64, site as i32, test)? {
                     return Ok(());
                 }
             }
         }
         ChoiceDomain::Players => {
-            let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
+            let Some(test) = c.tested(p, vm) else { return Ok(()) };
             for pl in 0..p.game.players.len() as i64 {
-                if try_choice(p, vm, def, i, mv, sink, pl, pl as i32, filter)? {
+                if try_choice(p, vm, def, i, mv, sink, pl, pl as i32, test)? {
                     return Ok(());
                 }
             }
         }
         ChoiceDomain::Tracks => {
-            let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
+            let Some(test) = c.tested(p, vm) else { return Ok(()) };
             for t in 0..p.game.tracks.len() as i64 {
-                if try_choice(p, vm, def, i, mv, sink, t, t as i32, filter)? {
+                if try_choice(p, vm, def, i, mv, sink, t, t as i32, test)? {
                     return Ok(());
                 }
             }

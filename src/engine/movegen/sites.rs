@@ -26,19 +26,28 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
     if !def.one_site_candidates {
         return Ok(None);
     }
+    // A `where` of another shape (a waived one's, once the waiver is asked).
+    let other = |c: &Choice| c.filter.is_some() && c.guard.is_none() && c.at_least().is_none();
     let c = &def.choices[0];
-    if c.filter.is_some() && c.waiver.is_none() && c.guard.is_none() && c.at_least().is_none() {
+    if c.waiver.is_none() && other(c) {
         return Ok(None);
     }
     // Only a set known to be fixed (a declared one, or a player's sites of a
     // kind): another is not worked out twice when the shape is not this one.
-    let ChoiceDomain::Set(set @ (SetOpnd::Fixed(_) | SetOpnd::OfPlayer(..))) = &def.choices[0].domain else {
+    let ChoiceDomain::Set(set @ (SetOpnd::Fixed(_) | SetOpnd::OfPlayer(..))) = &c.domain else {
         return Ok(None);
     };
     vm.f = Frame::new(me);
+    let c = match &c.waiver {
+        None => c,
+        Some(_) => match c.now(p, vm) {
+            c if other(c) => return Ok(None),
+            c => c,
+        },
+    };
     // Shut: no site passes; the general path finds none as well.
     let Gate::Open(filter) = c.gate(p, vm) else { return Ok(None) };
-    let Some(least) = def.least_count(filter) else { return Ok(None) };
+    let Some(least) = def.least_count(c, filter) else { return Ok(None) };
     let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(None) };
     let sites = &p.game.sets[id as usize];
     vm.spend(sites.len() as u64)?;
@@ -61,11 +70,11 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
         picked.resize(sites.len(), 0);
     }
     let (counts, colours) = (&vm.pos.counts, vm.colours);
-    let mut n = 0;
-    for &s in sites {
-        picked[n] = s;
-        n += (held(counts, colours, s) >= least) as usize;
-    }
+    // One colour, a count a site: the loop's own copy, read straight.
+    let n = match colours {
+        1 => gather(sites, picked, least, |s| counts[s as usize]),
+        _ => gather(sites, picked, least, |s| held(counts, colours, s)),
+    };
     if n == 0 {
         return Ok(None);
     }
@@ -73,14 +82,26 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
     Ok(Some((Move { def: d as u16, args: [picked[k] as i32, 0, 0, 0], order: 0 }, k)))
 }
 
+/// Writes `sites` to `picked` in order, each over the last unless it holds
+/// `least` counters or more (by `held`): how many do, at the front.
+#[inline(always)]
+fn gather(sites: &[SiteId], picked: &mut [SiteId], least: i32, held: impl Fn(SiteId) -> i32) -> usize {
+    let mut n = 0;
+    for &s in sites {
+        picked[n] = s;
+        n += (held(s) >= least) as usize;
+    }
+    n
+}
+
 /// The moves of a declaration that chooses one site and needs no trial (most
 /// sowing games): the sites of the set, each tested, offered in one loop.
 pub(super) fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink) -> Res<()> {
-    let c = &def.choices[0];
-    let ChoiceDomain::Set(set) = &c.domain else { unreachable!("one_site is a choice of a set") };
+    let ChoiceDomain::Set(set) = &def.choices[0].domain else { unreachable!("one_site is a choice of a set") };
     let set = set.get(p, vm)?;
+    let c = def.choices[0].now(p, vm);
     let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
-    let least = def.least_count(filter);
+    let least = def.least_count(c, filter);
     // The commonest case of all: a fixed set, no `where` (or a least
     // count), the moves listed.
     if let (SetV::Fixed(id), Some(least), Sink::List(out)) = (set, least, &mut *sink)

@@ -133,33 +133,39 @@ impl Lower<'_> {
         kept.then_some(slot)
     }
 
-    /// What lets a choice's `where` pass every value that holds counters: the
-    /// `where` is an `and` of terms each of which is either the test that the
-    /// chosen site holds counters (`count(x) > 0`, when the move requires it
-    /// anyway: `nonempty`) or a chain of `or`s that begins with closed terms
-    /// (as above: they read nothing of the choice). While those closed terms
-    /// hold, the `where` is true of a site exactly when it holds counters, and
-    /// its other terms are never looked at (an `or` stops at its first true
-    /// term, an `and` at its first false one), so no error is missed. A rule
-    /// that a player must feed an opponent left empty is one:
-    /// `count(h) > 0 and (count(every pit of opponent(mover)) > 0 or ...)`;
-    /// its moves are then found as if there were no `where` (see
-    /// `movegen/sites.rs`'s `one_site`). `None` when the `where` is not of this form.
-    pub(crate) fn waiver(&mut self, e: &Expr, nonempty: Option<u8>) -> Option<super::expr::Opnd> {
+    /// What lets a choice's `where` pass with some of its terms unasked: the
+    /// `where` is an `and` of terms of which some are chains of `or`s that
+    /// begin with closed terms (as above: they read nothing of the choice).
+    /// While those closed terms hold, each such chain is true of every value
+    /// (an `or` stops at its first true term), so the `where` is true of a
+    /// value exactly when its other terms are, asked in their order (an
+    /// `and` stops at its first false one): no error is missed, and none is
+    /// made. The waiver (the closed terms, lowered) and the `where` without
+    /// those chains; without anything, when what is left is the test that
+    /// the chosen site holds counters (`count(h) > 0`) and the move requires
+    /// it anyway (`nonempty`). A rule that a player must feed an opponent
+    /// left empty waives all of it: `count(h) > 0 and (count(every pit of
+    /// opponent(mover)) > 0 or ...)`, its moves then found as if there were
+    /// no `where` (see `movegen/sites.rs`'s `one_site`); a rule of the
+    /// opening, part of it: `count(h) > 1 and (ply >= 10 or ...)`. `None`
+    /// when no term is of this form.
+    pub(crate) fn waiver(&mut self, e: &Expr, nonempty: Option<u8>) -> Option<(super::expr::Opnd, Option<Expr>)> {
         let mut conjuncts = Vec::new();
         terms(BinOp::And, e, &mut conjuncts);
-        let mut parts = Vec::new();
+        let (mut parts, mut rest) = (Vec::new(), Vec::new());
         for c in conjuncts {
-            if nonempty.is_some_and(|slot| c.is_nonempty_test(slot)) {
-                continue;
-            }
             let mut alternatives = Vec::new();
             terms(BinOp::Or, c, &mut alternatives);
             let closed = alternatives.iter().take_while(|t| self.scan(t, &mut Vec::new()).closed()).count();
-            parts.push(join(BinOp::Or, &alternatives[..closed])?);
+            match join(BinOp::Or, &alternatives[..closed]) {
+                Some(part) => parts.push(part),
+                None => rest.push(c),
+            }
         }
         let waiver = join(BinOp::And, &parts.iter().collect::<Vec<_>>())?;
-        Some(self.filter(&waiver))
+        let needed = |t: &&Expr| !nonempty.is_some_and(|slot| t.is_nonempty_test(slot));
+        let rest = if rest.iter().any(needed) { join(BinOp::And, &rest) } else { None };
+        Some((self.filter(&waiver), rest))
     }
 
     /// A choice's `where` split into its closed `and` terms (they read

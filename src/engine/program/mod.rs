@@ -57,9 +57,11 @@ pub(crate) struct Choice {
     pub slot: usize,
     pub domain: ChoiceDomain,
     pub filter: Option<Opnd>,
-    /// The closed `or` terms that begin the `where`: while they hold, every
-    /// value passes (see `memo.rs`, [`Lower::waiver`]).
-    pub waiver: Option<Opnd>,
+    /// The closed `or` terms that begin some of the `where`'s `and` terms,
+    /// and the choice as it is while they hold: its `where` is then the
+    /// other terms alone, or nothing (see `memo.rs`, [`Lower::waiver`], and
+    /// [`Choice::now`]).
+    pub waiver: Option<(Opnd, Box<Choice>)>,
     /// The closed `and` terms of the `where` that can be asked first, and
     /// the `where` without them (`None`: nothing is left): while the first
     /// fail, no value passes; while they hold, the rest decides (see
@@ -105,26 +107,26 @@ impl Choice {
         matches!(self.domain, ChoiceDomain::Arrangements(_))
     }
 
-    /// The `where` to test each value by now: none while its waiver holds.
-    /// A waiver that fails to evaluate waives nothing: the `where` then
-    /// meets the same failure where it always did (or none, if no value is
+    /// The choice as its values are to be tested now: the one its waiver
+    /// makes while the waiver holds (a `where` without the terms it waives:
+    /// those terms are true of every value, and each of them is asked
+    /// before the terms that can go wrong after it), else this one. A
+    /// waiver that fails to evaluate waives nothing: the `where` then meets
+    /// the same failure where it always did (or none, if no value is
     /// tested).
     #[inline(always)]
-    pub(crate) fn filter_now(&self, p: &Program, vm: &mut Vm) -> Option<&Opnd> {
+    pub(crate) fn now(&self, p: &Program, vm: &mut Vm) -> &Choice {
         match &self.waiver {
-            None => self.filter.as_ref(),
-            Some(w) => self.waived(w, p, vm),
+            None => self,
+            Some((w, waived)) => match w.get(p, vm) {
+                Ok(v) if v != 0 => waived,
+                _ => self,
+            },
         }
     }
 
-    fn waived(&self, w: &Opnd, p: &Program, vm: &mut Vm) -> Option<&Opnd> {
-        match w.get(p, vm) {
-            Ok(v) if v != 0 => None,
-            _ => self.filter.as_ref(),
-        }
-    }
-
-    /// As [`Choice::filter_now`], and shut while the `where`'s guard fails:
+    /// The `where` to test each value by (of a choice [`Choice::now`] gave),
+    /// and shut while its guard fails:
     /// for the values of a choice that is not an order of colours, worked
     /// out once before they are tried. The guard reads no local variable,
     /// so it is the same for every value; and the `where` asks it before
@@ -135,8 +137,19 @@ impl Choice {
     #[inline(always)]
     pub(crate) fn gate(&self, p: &Program, vm: &mut Vm) -> Gate<'_> {
         match &self.guard {
-            None => Gate::Open(self.filter_now(p, vm)),
+            None => Gate::Open(self.filter.as_ref()),
             Some((g, rest)) => self.guarded(g, rest.as_ref(), p, vm),
+        }
+    }
+
+    /// The choice its values are tested as now ([`Choice::now`]) and the
+    /// `where` to test them by ([`Choice::gate`]); `None` when none passes.
+    #[inline(always)]
+    pub(crate) fn tested(&self, p: &Program, vm: &mut Vm) -> Option<(&Choice, Option<&Opnd>)> {
+        let c = self.now(p, vm);
+        match c.gate(p, vm) {
+            Gate::Open(filter) => Some((c, filter)),
+            Gate::Shut => None,
         }
     }
 
@@ -172,9 +185,6 @@ impl Choice {
     }
 
     fn guarded<'a>(&'a self, g: &Opnd, rest: Option<&'a Opnd>, p: &Program, vm: &mut Vm) -> Gate<'a> {
-        if self.waiver.is_some() && self.filter_now(p, vm).is_none() {
-            return Gate::Open(None);
-        }
         let fuel = vm.fuel;
         match g.get(p, vm) {
             Ok(0) => Gate::Shut,
@@ -226,6 +236,48 @@ pub(crate) struct Listed {
     pub least: Option<i32>,
 }
 
+impl Lower<'_> {
+    /// A move's choice `p`, its `where` being `filter`; with the memos, the
+    /// choice it becomes while the closed terms its waiver asks hold (see
+    /// [`Choice::now`]).
+    fn choice(
+        &mut self,
+        p: &crate::engine::game::Param,
+        filter: Option<&Expr>,
+        nonempty: Option<u8>,
+        memos: bool,
+    ) -> Choice {
+        let (domain, ty) = match &p.domain {
+            Domain::Range(a, b) => (ChoiceDomain::Range(self.opnd(a), self.opnd(b)), Type::Int),
+            Domain::Set(s) => (ChoiceDomain::Set(self.set(s)), Type::Site),
+            Domain::Players => (ChoiceDomain::Players, Type::Player),
+            Domain::Tracks => (ChoiceDomain::Tracks, Type::Track),
+            Domain::Arrangements(s) => (ChoiceDomain::Arrangements(self.opnd(s)), Type::Order),
+            // The grammar has no walk among a move's choices.
+            Domain::Walk { .. } => unreachable!("a walk is no choice"),
+        };
+        self.slots[p.slot as usize] = ty;
+        let lowered = filter.map(|f| if memos { self.filter(f) } else { self.opnd(f) });
+        let waiver = filter.filter(|_| memos).and_then(|f| self.waiver(f, nonempty)).map(|(w, rest)| {
+            let waived = self.choice(p, rest.as_ref(), nonempty, memos);
+            (w, Box::new(waived))
+        });
+        let guard = filter.filter(|_| memos).and_then(|f| self.guard(f));
+        let lead = match (filter, ty) {
+            (Some(f), Type::Site) => self.lead(f, p.slot, memos),
+            _ => None,
+        };
+        let counted = memos && ty == Type::Site && filter.is_some_and(|f| self.counted(f, p.slot));
+        let narrow = match filter {
+            Some(f) if ty == Type::Site && lead.is_none() && !counted => {
+                self.with_memos(f, |l| l.narrowing(BinOp::And, p.slot, f))
+            }
+            _ => None,
+        };
+        Choice { slot: p.slot as usize, domain, filter: lowered, waiver, guard, lead, counted, narrow }
+    }
+}
+
 impl MoveProg {
     /// What the site of a one-site move must hold to be chosen, when that
     /// is all there is to ask of it, `filter` the `where` left to ask now
@@ -233,8 +285,7 @@ impl MoveProg {
     /// `Some(Some(m))`, `m` counters or more (its `where` or `nonempty`
     /// reads its count); `None`, a `where` of another form.
     #[inline(always)]
-    pub(crate) fn least_count(&self, filter: Option<&Opnd>) -> Option<Option<i32>> {
-        let c = &self.choices[0];
+    pub(crate) fn least_count(&self, c: &Choice, filter: Option<&Opnd>) -> Option<Option<i32>> {
         let nonempty = self.nonempty.is_some();
         match filter {
             None => Some(nonempty.then_some(1)),
@@ -250,7 +301,7 @@ impl Listed {
     fn new(moves: &[MoveProg], d: u16, np: usize) -> Option<Listed> {
         let def = &moves[d as usize];
         let c = def.choices.first().filter(|c| def.one_site && c.guard.is_none() && c.waiver.is_none())?;
-        let least = def.least_count(c.filter.as_ref())?;
+        let least = def.least_count(c, c.filter.as_ref())?;
         let sets: Box<[u16]> = match &c.domain {
             ChoiceDomain::Set(SetOpnd::Fixed(id)) => vec![*id; np].into(),
             ChoiceDomain::Set(SetOpnd::OfPlayer(ids, expr::Leaf::Mover)) if ids.len() >= np => ids.clone(),
@@ -360,33 +411,9 @@ impl Program {
         for def in &g.moves {
             let mut choices = Vec::with_capacity(def.params.len());
             for (i, p) in def.params.iter().enumerate() {
-                let (domain, ty) = match &p.domain {
-                    Domain::Range(a, b) => (ChoiceDomain::Range(l.opnd(a), l.opnd(b)), Type::Int),
-                    Domain::Set(s) => (ChoiceDomain::Set(l.set(s)), Type::Site),
-                    Domain::Players => (ChoiceDomain::Players, Type::Player),
-                    Domain::Tracks => (ChoiceDomain::Tracks, Type::Track),
-                    Domain::Arrangements(s) => (ChoiceDomain::Arrangements(l.opnd(s)), Type::Order),
-                    // The grammar has no walk among a move's choices.
-                    Domain::Walk { .. } => unreachable!("a walk is no choice"),
-                };
-                l.slots[p.slot as usize] = ty;
-                let filter = p.filter.as_ref().map(|f| if memos { l.filter(f) } else { l.opnd(f) });
                 // The move requires counters in this choice's site anyway.
                 let nonempty = (def.nonempty == Some(i)).then_some(p.slot);
-                let waiver = p.filter.as_ref().filter(|_| memos).and_then(|f| l.waiver(f, nonempty));
-                let guard = p.filter.as_ref().filter(|_| memos).and_then(|f| l.guard(f));
-                let lead = match (&p.filter, ty) {
-                    (Some(f), Type::Site) => l.lead(f, p.slot, memos),
-                    _ => None,
-                };
-                let counted = memos && ty == Type::Site && p.filter.as_ref().is_some_and(|f| l.counted(f, p.slot));
-                let narrow = match &p.filter {
-                    Some(f) if ty == Type::Site && lead.is_none() && !counted => {
-                        l.with_memos(f, |l| l.narrowing(BinOp::And, p.slot, f))
-                    }
-                    _ => None,
-                };
-                choices.push(Choice { slot: p.slot as usize, domain, filter, waiver, guard, lead, counted, narrow });
+                choices.push(l.choice(p, p.filter.as_ref(), nonempty, memos));
             }
             let body = l.block(&def.body);
             let one_site_candidates = choices.len() == 1
