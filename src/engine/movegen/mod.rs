@@ -108,10 +108,10 @@ pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> 
         }
         vm.f = Frame::new(pl);
         let mut mv = Move { def: d as u16, args: [0; 4], order: 0 };
-        // Candidates are not tried as they are found: a move that must be
-        // tried is found as one that need not.
-        let single = def.one_site || (def.one_site_candidates && matches!(sink, Sink::Candidates(_)));
-        r = if single { one_site(p, vm, def, mv, sink) } else { enumerate(p, vm, def, 0, &mut mv, sink) };
+        r = match def.one_site_candidates {
+            true => one_site(p, vm, def, mv, sink),
+            false => enumerate(p, vm, def, 0, &mut mv, sink),
+        };
         if r.is_err() || sink.done() {
             break;
         }

@@ -4,7 +4,7 @@
 //! as the choice's shape allows: narrowed by what the site is, once for
 //! each count met, or not at all when a least count says it all.
 
-use super::Sink;
+use super::{Sink, trial};
 use crate::engine::game::SiteId;
 use crate::engine::program::expr::{Opnd, SetOpnd};
 use crate::engine::program::sets::for_each_site;
@@ -94,13 +94,17 @@ fn gather(sites: &[SiteId], picked: &mut [SiteId], least: i32, held: impl Fn(Sit
     n
 }
 
-/// The moves of a declaration that chooses one site and needs no trial (most
-/// sowing games): the sites of the set, each tested, offered in one loop.
+/// The moves of a declaration that chooses one site (most sowing games): the
+/// sites of the set, each tested, offered in one loop; a move that must be
+/// tried, tried there (but for candidates, which are tried when drawn).
 pub(super) fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink: &mut Sink) -> Res<()> {
     let ChoiceDomain::Set(set) = &def.choices[0].domain else { unreachable!("one_site is a choice of a set") };
     let set = set.get(p, vm)?;
     let c = def.choices[0].now(p, vm);
     let Gate::Open(filter) = c.gate(p, vm) else { return Ok(()) };
+    if def.needs_trial && !matches!(sink, Sink::Candidates(_)) {
+        return tried_sites(p, vm, (def, mv.def, c, filter), set, sink);
+    }
     let least = def.least_count(c, filter);
     // The commonest case of all: a fixed set, no `where` (or a least
     // count), the moves listed.
@@ -166,23 +170,64 @@ pub(super) fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink:
         return Ok(());
     }
     let mut each = |p: &Program, vm: &mut Vm, s: SiteId| -> Res<bool> {
-        vm.tick()?;
-        if let Some(f) = filter {
-            vm.locals[c.slot] = s as i64;
-            if !c.passes(f, p, vm)? {
-                return Ok(false);
-            }
-        }
-        if def.nonempty.is_some() {
-            vm.read(s);
-            if vm.count(s) == 0 {
-                return Ok(false);
-            }
+        if !site_passes(p, vm, (def, c, filter), s)? {
+            return Ok(false);
         }
         sink.offer_site(mv.def, s)?;
         Ok(sink.done())
     };
     for_each_site(p, vm, set, &mut each)
+}
+
+/// Site `s` of a one-site move's loop takes its step and is tested: by
+/// `filter` (bound to choice `c`), and for counters when the move requires
+/// them.
+#[inline(always)]
+fn site_passes(
+    p: &Program,
+    vm: &mut Vm,
+    (def, c, filter): (&MoveProg, &Choice, Option<&Opnd>),
+    s: SiteId,
+) -> Res<bool> {
+    vm.tick()?;
+    if let Some(f) = filter {
+        vm.locals[c.slot] = s as i64;
+        if !c.passes(f, p, vm)? {
+            return Ok(false);
+        }
+    }
+    if def.nonempty.is_some() {
+        vm.read(s);
+        if vm.count(s) == 0 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// [`one_site`]'s loop for a move that must be tried: each site of `set`
+/// takes its step and is tested (by `filter`, and for counters when the
+/// move requires them), then tried, and offered if the trial succeeds; in
+/// that order, site by site, as the general enumeration of choices does.
+#[inline(never)]
+fn tried_sites(
+    p: &Program,
+    vm: &mut Vm,
+    (def, d, c, filter): (&MoveProg, u16, &Choice, Option<&Opnd>),
+    set: SetV,
+    sink: &mut Sink,
+) -> Res<()> {
+    let mover = vm.f.mover;
+    for_each_site(p, vm, set, |p, vm, s| {
+        if !site_passes(p, vm, (def, c, filter), s)? {
+            return Ok(false);
+        }
+        let mv = Move { def: d, args: [s as i32, 0, 0, 0], order: 0 };
+        if trial(p, vm, mv, mover)? {
+            sink.offer(mv, 1)?;
+        }
+        Ok(sink.done())
+    })
 }
 
 /// [`one_site`]'s loop over the fixed set `id` for choice `c`, whose
