@@ -108,7 +108,7 @@ pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> 
         }
         vm.f = Frame::new(pl);
         let mut mv = Move { def: d as u16, args: [0; 4], order: 0 };
-        r = match def.one_site_candidates {
+        r = match def.one_site {
             true => one_site(p, vm, def, mv, sink),
             false => enumerate(p, vm, def, 0, &mut mv, sink),
         };

@@ -23,7 +23,7 @@ use crate::engine::{MAX_LISTED, Move};
 pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> Res<Option<(Move, usize)>> {
     let Some(&Some(d)) = p.only_move.get(vm.pos.turn.phase as usize) else { return Ok(None) };
     let (d, def) = (d as usize, &p.moves[d as usize]);
-    if !def.one_site_candidates {
+    if !def.one_site {
         return Ok(None);
     }
     // A `where` of another shape (a waived one's, once the waiver is asked).

@@ -60,7 +60,8 @@ pub(crate) struct Choice {
     /// The closed `or` terms that begin some of the `where`'s `and` terms,
     /// and the choice as it is while they hold: its `where` is then the
     /// other terms alone, or nothing (see `memo.rs`, [`Lower::waiver`], and
-    /// [`Choice::now`]).
+    /// [`Choice::now`]). Only that choice's tests are read: its domain is
+    /// this one's, lowered again, and its own waiver is none.
     pub waiver: Option<(Opnd, Box<Choice>)>,
     /// The closed `and` terms of the `where` that can be asked first, and
     /// the `where` without them (`None`: nothing is left): while the first
@@ -215,12 +216,10 @@ pub(crate) struct MoveProg {
     /// See [`crate::engine::game::MoveDef::needs_trial`].
     pub needs_trial: bool,
     pub nonempty: Option<usize>,
-    /// One choice, of a site from a set, and no trial: enumerated by a
-    /// plain loop (see `movegen/sites.rs`'s `one_site`).
+    /// One choice, of a site from a set: its moves are found by a plain
+    /// loop over the sites (`movegen/sites.rs`'s `one_site`), a move that
+    /// must be tried tried there, a candidate to draw from only when drawn.
     pub one_site: bool,
-    /// One choice, of a site from a set, with or without a trial: its
-    /// candidates (tried only when drawn) are found by that loop too.
-    pub one_site_candidates: bool,
 }
 
 /// A phase's only move when it chooses a site of a set fixed for each
@@ -300,7 +299,10 @@ impl MoveProg {
 impl Listed {
     fn new(moves: &[MoveProg], d: u16, np: usize) -> Option<Listed> {
         let def = &moves[d as usize];
-        let c = def.choices.first().filter(|c| def.one_site && c.guard.is_none() && c.waiver.is_none())?;
+        let c = def
+            .choices
+            .first()
+            .filter(|c| def.one_site && !def.needs_trial && c.guard.is_none() && c.waiver.is_none())?;
         let least = def.least_count(c, c.filter.as_ref())?;
         let sets: Box<[u16]> = match &c.domain {
             ChoiceDomain::Set(SetOpnd::Fixed(id)) => vec![*id; np].into(),
@@ -416,12 +418,11 @@ impl Program {
                 choices.push(l.choice(p, p.filter.as_ref(), nonempty, memos));
             }
             let body = l.block(&def.body);
-            let one_site_candidates = choices.len() == 1
+            let one_site = choices.len() == 1
                 && matches!(choices[0].domain, ChoiceDomain::Set(_))
                 && def.nonempty.is_none_or(|k| k == 0);
             moves.push(MoveProg {
-                one_site: one_site_candidates && !def.needs_trial,
-                one_site_candidates,
+                one_site,
                 phase: def.phase,
                 choices,
                 body,
