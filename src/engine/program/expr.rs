@@ -1,7 +1,8 @@
 //! Expressions lowered to closures. Each node becomes one closure whose
 //! operands of the commonest shapes (constants, local variables, the mover,
-//! `last`) are read in place ([`Opnd`]) rather than called; everything the
-//! compiler resolved to an index is looked up in a table made here, once.
+//! its opponent, `next`, `last`) are read in place ([`Opnd`]) rather than
+//! called; everything the compiler resolved to an index is looked up in a
+//! table made here, once.
 
 use super::shapes::{Cond, Pick, ToFx, chain};
 use super::{Fset, Fx, Lower, Program};
@@ -13,12 +14,16 @@ use crate::engine::vm::{Fault, NO_COLOUR, NO_SITE, NONE, Res, SetV, Vm, none_her
 use super::sets::{member, read_set, set_item, set_len};
 use crate::syntax::ast::Quant;
 
-/// A value read in place: a constant, a local variable, the mover, `last`.
+/// A value read in place: a constant, a local variable, the mover,
+/// `opponent(mover)` (a game of two players: the checker allows
+/// `opponent` in no other), `next`, `last`.
 #[derive(Clone, Copy)]
 pub(crate) enum Leaf {
     Const(i64),
     Local(usize),
     Mover,
+    Opponent,
+    Next,
     Last,
 }
 
@@ -29,6 +34,8 @@ impl Leaf {
             Leaf::Const(c) => Ok(c),
             Leaf::Local(s) => Ok(vm.locals[s]),
             Leaf::Mover => Ok(vm.f.mover as i64),
+            Leaf::Opponent => Ok(1 - vm.f.mover as i64),
+            Leaf::Next => Ok(vm.f.next as i64),
             Leaf::Last => last(vm),
         }
     }
@@ -58,8 +65,9 @@ pub(crate) enum Opnd {
     Owner(Leaf),
     /// `x is KIND`.
     IsKind(Leaf, u8),
-    /// `store(p)`, `reserve(p)`: the site of a kind each player owns.
-    Owned(Box<[i64]>, Leaf),
+    /// A value by player: `store(p)`, `reserve(p)` (the site of a kind
+    /// each player owns), or `f[p]` of a family with a member for each.
+    ByPlayer(Box<[i64]>, Leaf),
     /// `v(x)` of a per-site state variable `v`.
     SiteState(super::state::StateRead, Leaf),
     Dyn(Fx),
@@ -91,7 +99,7 @@ impl Opnd {
                 let s = l.site(vm)?;
                 Ok((p.kinds[s as usize] == *k) as i64)
             }
-            Opnd::Owned(table, pl) => {
+            Opnd::ByPlayer(table, pl) => {
                 let pl = pl.get(vm)?;
                 if pl < 0 {
                     return Err(none_here("a player"));
@@ -307,7 +315,10 @@ impl Lower<'_> {
             Expr::Const(v) => Some(Leaf::Const(enc(*v))),
             Expr::Local(s) if self.slots[*s as usize] != Type::Set => Some(Leaf::Local(*s as usize)),
             Expr::Builtin(Builtin::Mover) => Some(Leaf::Mover),
+            Expr::Builtin(Builtin::Next) => Some(Leaf::Next),
             Expr::Builtin(Builtin::Last) => Some(Leaf::Last),
+            // As its closure (`Expr::Opponent` below) reads it.
+            Expr::Opponent(x) if matches!(x.unspanned(), Expr::Builtin(Builtin::Mover)) => Some(Leaf::Opponent),
             _ => None,
         }
     }
@@ -345,8 +356,12 @@ impl Lower<'_> {
             }
             Expr::OwnedSite(kind, pl) if self.leaf(pl).is_some() => {
                 let table = self.g.owned[kind.index()].iter().map(|o| o.map_or(NONE, |s| s as i64)).collect();
-                Opnd::Owned(table, self.leaf(pl).expect("a leaf"))
+                Opnd::ByPlayer(table, self.leaf(pl).expect("a leaf"))
             }
+            Expr::Family(f, x) => match self.family_by_player(*f, x) {
+                Some(o) => o,
+                None => Opnd::Dyn(self.x(e)),
+            },
             Expr::IsKind(x, k) if self.leaf(x).is_some() => {
                 Opnd::IsKind(self.leaf(x).expect("a leaf"), k.index() as u8)
             }

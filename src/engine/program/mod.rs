@@ -307,6 +307,10 @@ impl Listed {
         let sets: Box<[u16]> = match &c.domain {
             ChoiceDomain::Set(SetOpnd::Fixed(id)) => vec![*id; np].into(),
             ChoiceDomain::Set(SetOpnd::OfPlayer(ids, expr::Leaf::Mover)) if ids.len() >= np => ids.clone(),
+            // `opponent` is for games of two players.
+            ChoiceDomain::Set(SetOpnd::OfPlayer(ids, expr::Leaf::Opponent)) if np == 2 && ids.len() >= 2 => {
+                [ids[1], ids[0]].into()
+            }
             ChoiceDomain::Set(SetOpnd::OfPlayer(ids, expr::Leaf::Const(pl))) => {
                 vec![*ids.get(*pl as usize)?; np].into()
             }

@@ -2,13 +2,13 @@
 //! of two [`Opnd`]s matches on each operand's shape every time it runs:
 //! two jumps through a table per operand, a third of a comparison's work.
 //! Lowered here, the commonest shapes (a constant, a local variable, the
-//! mover, `last`, how many counters a site, the site a relation gives for
-//! it, or a player's sites hold, a site's owner or its value of a per-site
-//! state variable, a player's store) are types, so each comparison is a
-//! closure made for its pair of shapes: the operands are read in place
-//! with no match at all. Any other shape is the [`Opnd`] itself, evaluated
-//! as before; what is evaluated, in which order, and every error are the
-//! same.
+//! mover, its opponent, `next`, `last`, how many counters a site, the site
+//! a relation gives for it, or a player's sites hold, a site's owner or its
+//! value of a per-site state variable, a player's store) are types, so
+//! each comparison is a closure made for its pair of shapes: the operands
+//! are read in place with no match at all. Any other shape is the [`Opnd`]
+//! itself, evaluated as before; what is evaluated, in which order, and
+//! every error are the same.
 //!
 //! Conditions are lowered here too (`Lower::cond`): a comparison, a chain of
 //! `and`s (whose terms an `if` reads in its own closure, a comparison among
@@ -64,6 +64,24 @@ impl Ev for Mover {
     }
 }
 
+/// The mover's opponent (a game of two players).
+pub(crate) struct Opp;
+impl Ev for Opp {
+    #[inline(always)]
+    fn ev(&self, _: &Program, vm: &mut Vm) -> Res<i64> {
+        Ok(1 - vm.f.mover as i64)
+    }
+}
+
+/// `next`.
+pub(crate) struct Next;
+impl Ev for Next {
+    #[inline(always)]
+    fn ev(&self, _: &Program, vm: &mut Vm) -> Res<i64> {
+        Ok(vm.f.next as i64)
+    }
+}
+
 /// `last`.
 pub(crate) struct Last;
 impl Ev for Last {
@@ -86,6 +104,8 @@ pub(crate) trait Index: Ev {
 }
 impl Index for Local {}
 impl Index for Mover {}
+impl Index for Opp {}
+impl Index for Next {}
 impl Index for Last {}
 impl Index for K {}
 impl Index for Opnd {}
@@ -204,9 +224,9 @@ impl<S: Index> Ev for StateAt<S> {
     }
 }
 
-/// `store(p)`, `reserve(p)`: the site of a kind each player owns.
-pub(crate) struct OwnedBy<P>(Box<[i64]>, P);
-impl<P: Index> Ev for OwnedBy<P> {
+/// A value by player ([`Opnd::ByPlayer`]): `store(p)`, `loop[p]`.
+pub(crate) struct ByPlayer<P>(Box<[i64]>, P);
+impl<P: Index> Ev for ByPlayer<P> {
     #[inline(always)]
     fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
         let pl = self.1.index(p, vm, "a player")?;
@@ -487,10 +507,12 @@ fn left<T: Then>(a: Opnd, board: &Board, t: T) -> T::Out {
         Opnd::Leaf(Leaf::Last) => t.then(Last),
         Opnd::Count(Leaf::Local(s)) if one_colour => t.then(CountAt(Local(s))),
         Opnd::Count(Leaf::Last) if one_colour => t.then(CountAt(Last)),
-        Opnd::CountOf(ids, pl @ (Leaf::Local(_) | Leaf::Mover)) if one_colour => {
+        Opnd::CountOf(ids, pl @ (Leaf::Local(_) | Leaf::Mover | Leaf::Opponent | Leaf::Next)) if one_colour => {
             let each = ids.iter().map(|&id| Sites::new(id, &board.sets[id as usize], board.sites)).collect();
             match pl {
                 Leaf::Local(s) => t.then(CountOf(each, Local(s))),
+                Leaf::Opponent => t.then(CountOf(each, Opp)),
+                Leaf::Next => t.then(CountOf(each, Next)),
                 _ => t.then(CountOf(each, Mover)),
             }
         }
@@ -518,7 +540,9 @@ impl<F: Finish> Then for Right<F> {
             Opnd::Leaf(Leaf::Const(c)) => f.finish(Cmp { a, b: K(c), holds }),
             Opnd::Leaf(Leaf::Local(s)) => f.finish(Cmp { a, b: Local(s), holds }),
             Opnd::Leaf(Leaf::Mover) => f.finish(Cmp { a, b: Mover, holds }),
-            Opnd::Owned(table, Leaf::Mover) => f.finish(Cmp { a, b: OwnedBy(table, Mover), holds }),
+            Opnd::Leaf(Leaf::Opponent) => f.finish(Cmp { a, b: Opp, holds }),
+            Opnd::Leaf(Leaf::Next) => f.finish(Cmp { a, b: Next, holds }),
+            Opnd::ByPlayer(table, Leaf::Mover) => f.finish(Cmp { a, b: ByPlayer(table, Mover), holds }),
             b => f.finish(Cmp { a, b, holds }),
         }
     }

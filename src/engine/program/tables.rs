@@ -7,13 +7,14 @@
 //! evaluated as before, and goes wrong as it would have.
 //!
 //! And a family's members by their key (`loop[mover]`), looked up in an
-//! array by the key as the program holds it, not searched for.
+//! array by the key as the program holds it, not searched for; by a player
+//! always there (the mover, its opponent, `next`), read in place.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
-use super::expr::{Leaf, dec, enc};
+use super::expr::{Leaf, Opnd, dec, enc};
 use super::{Fx, Lower, Program};
 use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Type, Value};
 use crate::engine::vm::{Fault, Vm};
@@ -40,14 +41,7 @@ impl Lower<'_> {
         let key_ty = self.ty(x);
         let x = self.opnd(x);
         let fam = f as usize;
-        let dense = match &self.members[fam] {
-            Some((ty, dense)) if *ty == key_ty => dense.clone(),
-            _ => {
-                let dense = members_by_key(&self.g.families[fam].members, key_ty);
-                self.members[fam] = Some((key_ty, dense.clone()));
-                dense
-            }
-        };
+        let dense = self.members(f, key_ty);
         Box::new(move |p, vm| {
             let k = x.get(p, vm)?;
             if let Some(&Some(v)) = usize::try_from(k).ok().and_then(|k| dense.get(k)) {
@@ -61,6 +55,34 @@ impl Lower<'_> {
                 }
             }
         })
+    }
+
+    /// Family `f`'s members in an array by keys of type `key_ty` (made
+    /// once for the family).
+    fn members(&mut self, f: u16, key_ty: Type) -> Members {
+        let fam = f as usize;
+        match &self.members[fam] {
+            Some((ty, dense)) if *ty == key_ty => dense.clone(),
+            _ => {
+                let dense = members_by_key(&self.g.families[fam].members, key_ty);
+                self.members[fam] = Some((key_ty, dense.clone()));
+                dense
+            }
+        }
+    }
+
+    /// `f[x]` of a family with a member for every player and `x` the mover,
+    /// its opponent or `next` (always a player): its members by player,
+    /// read in place (`loop[mover]`, the track a four-row game sows along,
+    /// asked at every lap); `None` for any other.
+    pub(super) fn family_by_player(&mut self, f: u16, x: &Expr) -> Option<Opnd> {
+        let leaf @ (Leaf::Mover | Leaf::Opponent | Leaf::Next) = self.leaf(x)? else { return None };
+        if self.ty(x) != Type::Player {
+            return None;
+        }
+        let dense = self.members(f, Type::Player);
+        let table: Option<Box<[i64]>> = (0..self.g.players.len()).map(|k| dense.get(k).copied().flatten()).collect();
+        Some(Opnd::ByPlayer(table?, leaf))
     }
 
     /// Where the program reads the site `e` is a function of, alone (see
