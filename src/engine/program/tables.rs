@@ -77,9 +77,6 @@ impl Lower<'_> {
     /// asked at every lap); `None` for any other.
     pub(super) fn family_by_player(&mut self, f: u16, x: &Expr) -> Option<Opnd> {
         let leaf @ (Leaf::Mover | Leaf::Opponent | Leaf::Next) = self.leaf(x)? else { return None };
-        if self.ty(x) != Type::Player {
-            return None;
-        }
         let dense = self.members(f, Type::Player);
         let table: Option<Box<[i64]>> = (0..self.g.players.len()).map(|k| dense.get(k).copied().flatten()).collect();
         Some(Opnd::ByPlayer(table?, leaf))
