@@ -784,31 +784,43 @@ fn kept_parts_of_the_wheres_change_nothing() {
             let v: Vec<&str> = v.iter().map(String::as_str).collect();
             let game = compile(file, &v, &[]);
             for seed in 0..3 {
-                let mut new = Engine::with_seed(game.clone(), seed).unwrap();
-                let mut old = Engine::without_memos(game.clone(), seed).unwrap();
-                kept += new.memos();
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                let (mut a, mut b) = (Vec::new(), Vec::new());
-                for ply in 0..150 {
-                    let at = format!("{file} {v:?} seed {seed} ply {ply}");
-                    assert_eq!(new.legal_moves(&mut a), old.legal_moves(&mut b), "{at}: listing the moves");
-                    assert_eq!(a, b, "{at}: legal moves differ");
-                    assert_eq!(new.count_moves(), old.count_moves(), "{at}: counts differ");
-                    let (mut r1, mut r2) = (rng.clone(), rng.clone());
-                    let drawn = new.sample_move(&mut r1);
-                    assert_eq!(drawn, old.sample_move(&mut r2), "{at}: draws differ");
-                    rng = r1;
-                    let Ok(Some(mv)) = drawn else { break };
-                    assert_eq!(new.apply(mv), old.apply(mv), "{at}: making {mv:?}");
-                    assert_eq!(new.position(), old.position(), "{at}: positions differ");
-                    plies += 1;
-                }
+                kept += Engine::with_seed(game.clone(), seed).unwrap().memos();
+                plies += as_written(&game, seed, 150, &format!("{file} {v:?}"));
             }
         }
     }
     // Katro's `outermost(mover)`, Kisolo's `capture-exists(mover)` and others.
     assert!(kept >= 10, "only {kept} parts kept in the whole library");
     assert!(plies > 15_000, "only {plies} plies played");
+}
+
+/// Plays a seeded random game of `game` through the program as it runs
+/// (memos, tables, folding, parts kept) and as the rules are written
+/// (`Engine::without_memos`): the same moves, counts, draws, positions and
+/// errors at every ply, up to `max_plies`; the plies made.
+fn as_written(game: &Arc<mancala::engine::game::Game>, seed: u64, max_plies: usize, what: &str) -> usize {
+    let mut new = Engine::with_seed(game.clone(), seed).unwrap();
+    let mut old = Engine::without_memos(game.clone(), seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for ply in 0..max_plies {
+        let at = format!("{what} seed {seed} ply {ply}");
+        assert_eq!(new.legal_moves(&mut a), old.legal_moves(&mut b), "{at}: listing the moves");
+        assert_eq!(a, b, "{at}: legal moves differ");
+        assert_eq!(new.count_moves(), old.count_moves(), "{at}: counts differ");
+        let (mut r1, mut r2) = (rng.clone(), rng.clone());
+        let drawn = new.sample_move(&mut r1);
+        assert_eq!(drawn, old.sample_move(&mut r2), "{at}: draws differ");
+        rng = r1;
+        let Ok(Some(mv)) = drawn else { return ply };
+        let made = new.apply(mv);
+        assert_eq!(made, old.apply(mv), "{at}: making {mv:?}");
+        assert_eq!(new.position(), old.position(), "{at}: positions differ");
+        if made.is_err() {
+            return ply;
+        }
+    }
+    max_plies
 }
 
 /// `random` between the extremes of the numbers the rules hold: the range
@@ -866,4 +878,33 @@ fn random_between_extreme_bounds_agrees() {
     }
     // The widest range is drawn from whole: both signs come up.
     assert!(negative > 20 && positive > 20, "{negative} negative, {positive} positive");
+}
+
+/// Parts written more than once in one expression, worked out once and
+/// read again where that is sound (`program/cse.rs`;
+/// tests/engine/repeats.mancala): in a chain of `and`s and `or`s, after an
+/// `==`, in an `if`'s branch; and worked out again where it is not (a
+/// branch of another `if`, after an `or` whose right held the first, in
+/// the next quantifier with the same slot, inside `before`); with `risky`,
+/// a part that goes wrong at its first place now and then. The rule file
+/// steps along tracks, which the reference executor does not: the same
+/// moves, counts, draws, positions and errors as the program that works
+/// every place out (`Engine::without_memos`), on small and large boards.
+#[test]
+fn parts_written_twice_worked_out_once() {
+    let file = "tests/engine/repeats.mancala";
+    let mut plies = 0;
+    for k in ["2", "3", "4", "6", "8"] {
+        for risky in ["false", "true"] {
+            let game = compile(file, &[], &[("k", k), ("risky", risky)]);
+            for seed in 0..30 {
+                plies += as_written(&game, seed, 300, &format!("k {k} risky {risky}"));
+            }
+        }
+    }
+    assert!(plies > 5_000, "only {plies} plies played");
+    fail_part_way(file, "risky", "is not on track");
+    // Both kinds of move are made.
+    let made = moves_made(file, &[], 40);
+    assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
 }

@@ -72,7 +72,7 @@ impl Type {
 }
 
 /// A built-in quantity of the move being made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Builtin {
     /// The player making the move.
     Mover,
@@ -94,7 +94,7 @@ pub enum Builtin {
     Starter,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub enum Expr {
     Const(Value),
     Local(u8),
@@ -148,9 +148,17 @@ pub enum Expr {
     Max(Box<Expr>, Box<Expr>),
     Quant(crate::syntax::ast::Quant, u8, Box<Domain>, Box<Expr>),
     CanMove(Box<Expr>),
+    /// A part that recurs later in the same expression, worked out here
+    /// and kept in a local slot for the later places to read (see
+    /// `program/cse.rs`; only in the executor's program, never written).
+    Keep(u8, Box<Expr>),
+    /// A later place of a part kept (`Keep`) in the slot: its value read
+    /// from there. The part itself stays, for its type and for the
+    /// analyses that ask what a value depends on.
+    Kept(u8, Box<Expr>),
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub enum Domain {
     Players,
     Range(Expr, Expr),
@@ -621,7 +629,9 @@ macro_rules! children {
             | Expr::Family(_, a)
             | Expr::Not(a)
             | Expr::Neg(a)
-            | Expr::CanMove(a) => $visit(a),
+            | Expr::CanMove(a)
+            | Expr::Keep(_, a)
+            | Expr::Kept(_, a) => $visit(a),
             Expr::Member(a, b)
             | Expr::OnTrack(a, b)
             | Expr::Random(a, b)
@@ -669,7 +679,7 @@ macro_rules! domain_exprs {
 
 impl Domain {
     /// Calls `visit` on each expression of the domain.
-    pub fn each_expr(&self, visit: &mut impl FnMut(&Expr)) {
+    pub fn each_expr<'a>(&'a self, visit: &mut impl FnMut(&'a Expr)) {
         domain_exprs!(self, visit)
     }
 
@@ -701,7 +711,7 @@ impl Expr {
 
     /// Calls `visit` on each expression directly inside this one (a
     /// quantifier's domain included).
-    pub fn each_child(&self, visit: &mut impl FnMut(&Expr)) {
+    pub fn each_child<'a>(&'a self, visit: &mut impl FnMut(&'a Expr)) {
         children!(self, visit, iter, each_expr)
     }
 

@@ -1516,6 +1516,9 @@ impl RefEngine {
     #[inline(never)]
     fn eval_cold(&mut self, e: &Expr, f: &Frame) -> Res<Value> {
         Ok(match e {
+            // Made only in the executor's program (`program/cse.rs`), never
+            // in the rules this executor runs: worked out as written.
+            Expr::Keep(_, x) | Expr::Kept(_, x) => self.eval(x, f)?,
             Expr::Member(x, set) => {
                 let s = self.site_of(x, f)?;
                 let set = self.eval(set, f)?;

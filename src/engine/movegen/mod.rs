@@ -122,6 +122,7 @@ pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> 
 }
 
 /// Whether `pl` would have any move if it were their turn now.
+#[inline(always)]
 pub(crate) fn can_move(p: &Program, vm: &mut Vm, pl: u8) -> Res<bool> {
     let saved = vm.pos.turn.to_move;
     vm.pos.turn.to_move = pl;

@@ -130,9 +130,16 @@ pub(super) fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink:
         let offered = |s: SiteId| (Move { def: mv.def, args: [s as i32, 0, 0, 0], order: 0 }, 1);
         match sink {
             Sink::Any(found) => {
-                let first = sites.iter().position(|&s| holds(vm, s));
-                *found |= first.is_some();
-                return vm.spend(first.map_or(sites.len(), |k| k + 1) as u64);
+                // A loop, not `position`: its closure is then always inlined.
+                let mut looked = sites.len();
+                for (k, &s) in sites.iter().enumerate() {
+                    if holds(vm, s) {
+                        *found = true;
+                        looked = k + 1;
+                        break;
+                    }
+                }
+                return vm.spend(looked as u64);
             }
             Sink::Count(total) => {
                 let n = sites.iter().filter(|&&s| holds(vm, s)).count();

@@ -277,7 +277,7 @@ impl Lower<'_> {
             Expr::Member(..) | Expr::OnTrack(..) | Expr::IsKind(..) | Expr::Not(_) | Expr::CanMove(_) => Type::Bool,
             Expr::Side(_) | Expr::Owner(_) | Expr::Opponent(_) => Type::Player,
             Expr::Step(..) | Expr::First(_) => Type::Site,
-            Expr::Before(x) | Expr::Spanned(_, x) => self.ty(x),
+            Expr::Before(x) | Expr::Spanned(_, x) | Expr::Keep(_, x) | Expr::Kept(_, x) => self.ty(x),
             Expr::Hook(h, _) => self.g.hooks.as_ref().map_or(Type::Int, |hk| hk.defs[*h as usize].returns),
             Expr::Filter(..) | Expr::KindSet(..) => Type::Set,
             Expr::Cond(_, a, _) => self.ty(a),
@@ -319,6 +319,7 @@ impl Lower<'_> {
             Expr::Builtin(Builtin::Last) => Some(Leaf::Last),
             // As its closure (`Expr::Opponent` below) reads it.
             Expr::Opponent(x) if matches!(x.unspanned(), Expr::Builtin(Builtin::Mover)) => Some(Leaf::Opponent),
+            Expr::Kept(s, x) if !matches!(self.ty(x), Type::Set | Type::Order) => Some(Leaf::Local(*s as usize)),
             _ => None,
         }
     }
@@ -613,6 +614,22 @@ impl Lower<'_> {
                     let pl = x.player(p, vm)?;
                     Ok(movegen::can_move(p, vm, pl)? as i64)
                 })
+            }
+            // A part kept for later places (`cse.rs`); sets are not kept in
+            // the locals, so a set is worked out at each place as written.
+            Expr::Keep(_, x) | Expr::Kept(_, x) if matches!(self.ty(x), Type::Set | Type::Order) => self.x(x),
+            Expr::Keep(slot, x) => {
+                let x = self.opnd(x);
+                let slot = *slot as usize;
+                Box::new(move |p, vm| {
+                    let v = x.get(p, vm)?;
+                    vm.locals[slot] = v;
+                    Ok(v)
+                })
+            }
+            Expr::Kept(slot, _) => {
+                let slot = *slot as usize;
+                Box::new(move |_, vm| Ok(vm.locals[slot]))
             }
             Expr::Filter(..) | Expr::KindSet(..) => {
                 // A set where one value is wanted: the compiler never asks.

@@ -23,42 +23,50 @@ use super::expr::enc;
 pub(super) fn game(g: &Game) -> Game {
     let mut f = g.clone();
     let folder = Folder { g };
-    each_expr(&mut f, &mut |e| folder.expr(e));
+    each_expr(&mut f, true, &mut |e| folder.expr(e));
     f
+}
+
+/// As [`each_expr`], leaving out the sowing statements (their clauses and
+/// their `each` and lap blocks): the expressions worked out whole, each
+/// on its own (see `cse.rs`).
+pub(super) fn each_root(g: &mut Game, visit: &mut impl FnMut(&mut Expr)) {
+    each_expr(g, false, visit)
 }
 
 /// Calls `visit` on each expression the rules of `g` hold, outermost: the
 /// setup, a move's choices and body, `avoid`s, `end`s, rounds, phases, the
-/// score and the glyphs.
-fn each_expr(g: &mut Game, visit: &mut impl FnMut(&mut Expr)) {
-    block(&mut g.setup, visit);
+/// score and the glyphs; the sowings' only with `sows`.
+fn each_expr(g: &mut Game, sows: bool, visit: &mut impl FnMut(&mut Expr)) {
+    block(&mut g.setup, sows, visit);
     for m in &mut g.moves {
         for p in &mut m.params {
             p.domain.each_expr_mut(visit);
             p.filter.iter_mut().for_each(&mut *visit);
         }
-        block(&mut m.body, visit);
+        block(&mut m.body, sows, visit);
     }
     g.avoids.iter_mut().for_each(|(_, c)| visit(c));
     for e in g.ends.iter_mut().chain(&mut g.rounds) {
         visit(&mut e.cond);
         e.verdict.iter_mut().for_each(|(_, x)| visit(x));
-        block(&mut e.body, visit);
+        block(&mut e.body, sows, visit);
     }
-    block(&mut g.stuck_body, visit);
+    block(&mut g.stuck_body, sows, visit);
     g.phases.iter_mut().flat_map(|ph| &mut ph.transitions).for_each(|(_, c)| visit(c));
     visit(&mut g.score.1);
     g.glyphs.iter_mut().for_each(|(_, c)| visit(c));
 }
 
-fn block(block: &mut [Stmt], visit: &mut impl FnMut(&mut Expr)) {
+fn block(block: &mut [Stmt], sows: bool, visit: &mut impl FnMut(&mut Expr)) {
     for s in block {
-        stmt(s, visit);
+        stmt(s, sows, visit);
     }
 }
 
-fn stmt(s: &mut Stmt, visit: &mut impl FnMut(&mut Expr)) {
+fn stmt(s: &mut Stmt, sows: bool, visit: &mut impl FnMut(&mut Expr)) {
     match &mut s.kind {
+        StmtKind::Sow { .. } if !sows => {}
         StmtKind::Sow { amount, source, track, fixed_skips, skips, start, relay, each, lap, .. } => {
             amount.iter_mut().for_each(&mut *visit);
             visit(source);
@@ -69,8 +77,8 @@ fn stmt(s: &mut Stmt, visit: &mut impl FnMut(&mut Expr)) {
                 let Relay { from, cond, max } = &mut **r;
                 from.iter_mut().chain(std::iter::once(cond)).chain(max).for_each(&mut *visit);
             }
-            block(each, visit);
-            block(lap, visit);
+            block(each, sows, visit);
+            block(lap, sows, visit);
         }
         StmtKind::Take { amount, colour, from, to } => {
             amount.iter_mut().chain(colour.iter_mut()).chain(std::iter::once(from)).chain(to).for_each(visit)
@@ -86,13 +94,13 @@ fn stmt(s: &mut Stmt, visit: &mut impl FnMut(&mut Expr)) {
         StmtKind::If { branches, otherwise } => {
             for (c, body) in branches {
                 visit(c);
-                block(body, visit);
+                block(body, sows, visit);
             }
-            block(otherwise, visit);
+            block(otherwise, sows, visit);
         }
         StmtKind::For { domain, body, .. } => {
             domain.each_expr_mut(visit);
-            block(body, visit);
+            block(body, sows, visit);
         }
         StmtKind::Let { value: x, .. } | StmtKind::Require(x) | StmtKind::Start(x) => visit(x),
         StmtKind::Enter(_) | StmtKind::Again | StmtKind::EndGame => {}
@@ -265,7 +273,7 @@ mod tests {
         }
         let mut g = g.clone();
         let mut out = Vec::new();
-        each_expr(&mut g, &mut |e| walk(e, &mut out));
+        each_expr(&mut g, true, &mut |e| walk(e, &mut out));
         out
     }
 

@@ -40,6 +40,12 @@ impl Slots {
         self.0[(s / 64) as usize] &= !(1 << (s % 64));
         self
     }
+    fn minus(mut self, o: Slots) -> Slots {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a &= !b;
+        }
+        self
+    }
     fn empty(self) -> bool {
         self == Slots::default()
     }
@@ -61,6 +67,9 @@ struct Info {
     /// Holds a loop (quantifier, filter, `can-move`, count of a set).
     heavy: bool,
     size: u32,
+    /// The slots of the parts kept inside (`Expr::Keep`, see `cse.rs`):
+    /// the places inside that read them read nothing from outside.
+    keeps: Slots,
 }
 
 impl Info {
@@ -247,6 +256,7 @@ impl Lower<'_> {
             heavy: matches!(e, Expr::Quant(..) | Expr::Filter(..) | Expr::CanMove(_))
                 || matches!(e, Expr::Count(x, _) if self.ty(x) == Type::Set),
             size: 1,
+            keeps: Slots::default(),
         };
         let mut kept = Vec::new();
         let mut child = |c: &Expr, bound: Option<u8>, info: &mut Info| {
@@ -261,9 +271,14 @@ impl Lower<'_> {
             info.pure &= ci.pure;
             info.heavy |= ci.heavy;
             info.size = info.size.saturating_add(ci.size);
+            info.keeps = info.keeps.with(ci.keeps);
         };
         match e {
-            Expr::Local(s) => info.free = Slots::one(*s),
+            Expr::Local(s) | Expr::Kept(s, _) => info.free = Slots::one(*s),
+            Expr::Keep(s, x) => {
+                child(x, None, &mut info);
+                info.keeps = info.keeps.with(Slots::one(*s));
+            }
             Expr::Quant(_, slot, dom, body) => {
                 match &**dom {
                     Domain::Players | Domain::Tracks => {}
@@ -288,6 +303,7 @@ impl Lower<'_> {
             }
             _ => e.each_child(&mut |c| child(c, None, &mut info)),
         }
+        info.free = info.free.minus(info.keeps);
         if !info.closed() {
             found.extend(kept);
         }

@@ -10,6 +10,7 @@
 //! order, so every closure knows the type of what it reads (see
 //! [`crate::engine::vm::NONE`] for how values are held).
 
+mod cse;
 pub(crate) mod expr;
 mod fold;
 mod hook;
@@ -396,11 +397,16 @@ impl Program {
     }
 
     /// The program with every part of the `where`s evaluated each time
-    /// (`memos` false), no function of a site tabulated and nothing folded:
-    /// what the memos, tables and folding must agree with (see `memo.rs`,
-    /// `tables.rs`, `fold.rs`).
+    /// (`memos` false), no function of a site tabulated, nothing folded and
+    /// no part kept for a later place: what the memos, tables, folding and
+    /// kept parts must agree with (see `memo.rs`, `tables.rs`, `fold.rs`,
+    /// `cse.rs`).
     pub fn lower(game: Arc<Game>, memos: bool) -> Program {
-        let folded = memos.then(|| fold::game(&game));
+        let folded = memos.then(|| {
+            let mut f = fold::game(&game);
+            cse::game(&game, &mut f);
+            f
+        });
         let g = folded.as_ref().unwrap_or(&game);
         let locals = g.locals.max(1) + 4;
         let mut l = Lower {

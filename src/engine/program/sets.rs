@@ -394,6 +394,8 @@ impl Lower<'_> {
                     Ok(SetV::Mask(mask))
                 })
             }
+            // Sets are not kept in the locals (`cse.rs`): worked out here.
+            Expr::Keep(_, x) | Expr::Kept(_, x) if self.ty(x) == Type::Set => self.set_fn(x),
             Expr::Cond(c, a, b) if self.ty(a) == Type::Set => {
                 let c = self.opnd(c);
                 let (a, b) = (self.set(a), self.set(b));
