@@ -30,6 +30,8 @@
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+use super::memo::Slots;
+use super::tables::{first_variable, nodes};
 use crate::engine::game::{BinOp, Domain, Expr, Game, Value};
 
 /// Expressions larger than this are left as written (the search is
@@ -60,7 +62,7 @@ pub(super) fn game(tables: &Game, g: &mut Game) {
     super::fold::each_root(g, &mut |e| {
         let marks = {
             let mut scan = Scan { g: tables, avail: Vec::new(), marks: HashMap::new(), next: &mut next };
-            if size(e) <= MOST_NODES {
+            if nodes(e) <= MOST_NODES {
                 scan.visit(e);
             }
             scan.marks
@@ -220,7 +222,7 @@ impl<'e> Scan<'_, 'e, '_> {
             }
             _ => {}
         }
-        let n = size(e);
+        let n = nodes(e);
         if n < SMALLEST || !pure(e) || may_be_set(self.g, e) || (n < LARGE && !costly(e)) {
             return None;
         }
@@ -229,7 +231,7 @@ impl<'e> Scan<'_, 'e, '_> {
             return None;
         }
         if let Some(var) = first_variable(e)
-            && self.g.reads_only_site(e, var)
+            && self.g.reads_only_site(e, &var)
         {
             return None;
         }
@@ -257,29 +259,13 @@ fn apply(e: &mut Expr, marks: &HashMap<*const Expr, Mark>) {
     }
 }
 
-/// Local slots as bits.
-#[derive(Clone, Copy, Default, PartialEq)]
-struct Slots([u64; 4]);
-
-impl Slots {
-    fn add(&mut self, s: u8) {
-        self.0[(s / 64) as usize] |= 1 << (s % 64);
-    }
-    fn has(&self, s: u8) -> bool {
-        self.0[(s / 64) as usize] & (1 << (s % 64)) != 0
-    }
-    fn empty(&self) -> bool {
-        *self == Slots::default()
-    }
-}
-
 /// The local variables `e` reads that it does not bind itself.
 fn free(e: &Expr) -> Slots {
     fn go(e: &Expr, bound: &mut Vec<u8>, out: &mut Slots) {
         match e {
             Expr::Local(s) | Expr::Kept(s, _) => {
                 if !bound.contains(s) {
-                    out.add(*s);
+                    *out = out.with(Slots::one(*s));
                 }
             }
             Expr::Quant(_, slot, dom, body) => {
@@ -324,12 +310,6 @@ fn binders(e: &Expr, f: &mut impl FnMut(u8)) {
     e.each_child(&mut |c| binders(c, f));
 }
 
-fn size(e: &Expr) -> usize {
-    let mut n = 1;
-    e.each_child(&mut |c| n += size(c));
-    n
-}
-
 /// Draws no number, calls no hook, starts no search, looks at no other
 /// position.
 fn pure(e: &Expr) -> bool {
@@ -355,20 +335,6 @@ fn may_be_set(g: &Game, e: &Expr) -> bool {
         }
         _ => false,
     }
-}
-
-/// The first variable `e` reads (a local or a built-in), if any.
-fn first_variable(e: &Expr) -> Option<&Expr> {
-    if matches!(e, Expr::Local(_) | Expr::Builtin(_)) {
-        return Some(e);
-    }
-    let mut found = None;
-    e.each_child(&mut |c| {
-        if found.is_none() {
-            found = first_variable(c);
-        }
-    });
-    found
 }
 
 #[cfg(test)]

@@ -22,15 +22,15 @@ use super::{Fx, Lower, Program};
 
 /// Locals as bits (slots are below 256).
 #[derive(Clone, Copy, Default, PartialEq)]
-struct Slots([u64; 4]);
+pub(super) struct Slots([u64; 4]);
 
 impl Slots {
-    fn one(s: u8) -> Slots {
+    pub(super) fn one(s: u8) -> Slots {
         let mut b = Slots::default();
         b.0[(s / 64) as usize] |= 1 << (s % 64);
         b
     }
-    fn with(mut self, o: Slots) -> Slots {
+    pub(super) fn with(mut self, o: Slots) -> Slots {
         for (a, b) in self.0.iter_mut().zip(o.0) {
             *a |= b;
         }
@@ -46,8 +46,11 @@ impl Slots {
         }
         self
     }
-    fn empty(self) -> bool {
+    pub(super) fn empty(self) -> bool {
         self == Slots::default()
+    }
+    pub(super) fn has(self, s: u8) -> bool {
+        self.0[(s / 64) as usize] & (1 << (s % 64)) != 0
     }
     /// The slot, when there is exactly one.
     fn single(self) -> Option<u8> {

@@ -199,14 +199,14 @@ fn tabulate(p: &Program, vm: &mut Vm, f: &Fx, leaf: Leaf, n: usize) -> Box<[i64]
 }
 
 /// The nodes of an expression, spans aside.
-fn nodes(e: &Expr) -> usize {
+pub(super) fn nodes(e: &Expr) -> usize {
     let mut n = !matches!(e, Expr::Spanned(..)) as usize;
     e.each_child(&mut |c| n += nodes(c));
     n
 }
 
 /// The first local variable or built-in name `e` reads.
-fn first_variable(e: &Expr) -> Option<Expr> {
+pub(super) fn first_variable(e: &Expr) -> Option<Expr> {
     if matches!(e, Expr::Local(_) | Expr::Builtin(_)) {
         return Some(e.clone());
     }
