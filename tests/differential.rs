@@ -880,6 +880,19 @@ fn random_between_extreme_bounds_agrees() {
     assert!(negative > 20 && positive > 20, "{negative} negative, {positive} positive");
 }
 
+/// Parts of a choice's `where` that read one site alone, worked out once
+/// a site in a search for moves (`program/memo.rs`):
+/// tests/engine/per-site.mancala, whose parts are asked again at each value
+/// of a later choice, of an earlier one, and in a quantifier's body, one
+/// written in two moves, one not kept (a part kept inside it is read after
+/// it), and with `risky` one that goes wrong where it is first asked now
+/// and then. The same moves, counts, draws, positions and errors as the
+/// program that works every place out (`Engine::without_memos`).
+#[test]
+fn parts_of_one_site_worked_out_once_a_search() {
+    risky_boards_as_written("tests/engine/per-site.mancala");
+}
+
 /// Parts written more than once in one expression, worked out once and
 /// read again where that is sound (`program/cse.rs`;
 /// tests/engine/repeats.mancala): in a chain of `and`s and `or`s, after an
@@ -892,7 +905,14 @@ fn random_between_extreme_bounds_agrees() {
 /// every place out (`Engine::without_memos`), on small and large boards.
 #[test]
 fn parts_written_twice_worked_out_once() {
-    let file = "tests/engine/repeats.mancala";
+    risky_boards_as_written("tests/engine/repeats.mancala");
+}
+
+/// Random games of `file` (options `k`, pits a side, and `risky`, which
+/// makes a part go wrong now and then off a track) on five boards, with
+/// and without `risky`, against the program as written ([`as_written`]);
+/// with `risky`, some go wrong part way; both of its moves are made.
+fn risky_boards_as_written(file: &str) {
     let mut plies = 0;
     for k in ["2", "3", "4", "6", "8"] {
         for risky in ["false", "true"] {

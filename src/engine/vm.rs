@@ -277,11 +277,14 @@ pub(crate) struct Memo {
     pub searches: u64,
     pub stamp: Vec<u64>,
     pub val: Vec<i64>,
+    /// The steps of work a value kept for each site took (see
+    /// `program/memo.rs`'s `keyed`), spent again at each read.
+    pub steps: Vec<u64>,
 }
 
 impl Memo {
     pub(crate) fn new(n: usize) -> Memo {
-        Memo { search: 0, searches: 0, stamp: vec![0; n], val: vec![0; n] }
+        Memo { search: 0, searches: 0, stamp: vec![0; n], val: vec![0; n], steps: vec![0; n] }
     }
 
     /// Starts a search for moves with nothing kept; returns the number of

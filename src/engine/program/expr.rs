@@ -691,7 +691,7 @@ impl Lower<'_> {
     /// The terms of a chain of one operator (`a and b and c`), in order.
     pub(super) fn chain(&mut self, op: BinOp, e: &Expr, out: &mut Vec<Opnd>) {
         let mut terms = Vec::new();
-        super::memo::terms(op, e, &mut terms);
+        self.kept_terms(op, e, &mut terms);
         // Terms not joined are lowered where they are (memos know a part
         // by its address).
         for t in self.joined_terms(op, &terms) {

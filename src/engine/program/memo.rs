@@ -98,6 +98,7 @@ impl Lower<'_> {
         if info.closed() {
             found.clear();
         }
+        let found = found.into_iter().map(|at| (at, None)).collect();
         let before = std::mem::replace(&mut self.memo_targets, found);
         let t = lower(self);
         self.memo_targets = before;
@@ -115,6 +116,8 @@ impl Lower<'_> {
                 found.push(e as *const Expr as usize);
             }
         }
+        let mut found: Vec<_> = found.into_iter().map(|at| (at, None)).collect();
+        self.keyed_parts(e, e, &mut Vec::new(), &mut found);
         let before = std::mem::replace(&mut self.memo_targets, found);
         let o = self.opnd(e);
         self.memo_targets = before;
@@ -317,8 +320,11 @@ impl Lower<'_> {
     /// otherwise.
     pub(crate) fn memo(&mut self, e: &Expr) -> Option<Fx> {
         let at = e as *const Expr as usize;
-        let i = self.memo_targets.iter().position(|&t| t == at)?;
-        self.memo_targets.swap_remove(i);
+        let i = self.memo_targets.iter().position(|&(t, _)| t == at)?;
+        let (_, key) = self.memo_targets.swap_remove(i);
+        if let Some(slot) = key {
+            return Some(self.keyed(e, slot));
+        }
         let inner = self.x(e);
         let slot = self.memos;
         self.memos += 1;
@@ -335,6 +341,195 @@ impl Lower<'_> {
             Ok(v)
         }))
     }
+}
+
+impl Lower<'_> {
+    /// The parts of a choice's `where` `e` to keep for each site (see
+    /// [`Lower::keyed`]), added to `out` with the slot of their site: the
+    /// largest parts worth keeping that read one site variable alone and
+    /// are worked out more than once for the same site in a search: a
+    /// part inside a quantifier or filter (not closed: those are kept
+    /// whole), each time that is asked; outside them, one that holds a
+    /// loop and reads an earlier choice's site (asked again at each value
+    /// of this one) or a later choice's own (at each value of the
+    /// earlier). Not a part that holds no loop outside them: asked again
+    /// or not, it may be asked at one value only (Omweso asks whether
+    /// the hole chosen can capture clockwise for the clockwise track
+    /// alone), and a memo costs more than a few nodes. Nor one reading
+    /// the first choice's own site outside them: asked once a site
+    /// anyway. `binders` holds the
+    /// variables the quantifiers and filters around `e` bind, and their
+    /// types. Closed parts are left to the memos above.
+    pub(super) fn keyed_parts(
+        &self,
+        root: &Expr,
+        e: &Expr,
+        binders: &mut Vec<(u8, Type)>,
+        out: &mut Vec<(usize, Option<u8>)>,
+    ) {
+        let info = self.scan(e, &mut Vec::new());
+        if info.closed() {
+            return;
+        }
+        if let Some(s) = self.key_of(root, e, &info, binders) {
+            let (own, first) = self.choosing;
+            if !binders.is_empty() || (info.heavy && (s != own || !first)) {
+                out.push((e as *const Expr as usize, Some(s)));
+                return;
+            }
+        }
+        let bound = |c: &Expr, b: (u8, Type), binders: &mut Vec<(u8, Type)>, out: &mut Vec<_>| {
+            binders.push(b);
+            self.keyed_parts(root, c, binders, out);
+            binders.pop();
+        };
+        match e {
+            Expr::Quant(_, slot, dom, body) => {
+                let ty = match &**dom {
+                    Domain::Players => Type::Player,
+                    Domain::Tracks => Type::Track,
+                    Domain::Range(a, b) => {
+                        self.keyed_parts(root, a, binders, out);
+                        self.keyed_parts(root, b, binders, out);
+                        Type::Int
+                    }
+                    Domain::Set(x) => {
+                        self.keyed_parts(root, x, binders, out);
+                        Type::Site
+                    }
+                    Domain::Arrangements(x) => {
+                        self.keyed_parts(root, x, binders, out);
+                        Type::Order
+                    }
+                    Domain::Walk { track, from, cond, .. } => {
+                        self.keyed_parts(root, track, binders, out);
+                        self.keyed_parts(root, from, binders, out);
+                        if let Some(c) = cond {
+                            bound(c, (*slot, Type::Site), binders, out);
+                        }
+                        Type::Site
+                    }
+                };
+                bound(body, (*slot, ty), binders, out);
+            }
+            Expr::Filter(set, slot, cond) => {
+                self.keyed_parts(root, set, binders, out);
+                bound(cond, (*slot, Type::Site), binders, out);
+            }
+            _ => e.each_child(&mut |c| self.keyed_parts(root, c, binders, out)),
+        }
+    }
+
+    /// The slot of the site variable `e` (a part of the `where` `root`)
+    /// reads alone, when `e` may be kept for each site: it draws nothing,
+    /// calls nothing, is worth keeping, and what it keeps for a later place
+    /// (`Keep`, see `cse.rs`) is read only inside it (a value read from the
+    /// memo runs none of it); the variable holds a site (a part is a
+    /// function of the value in its slot, whoever wrote it there).
+    fn key_of(&self, root: &Expr, e: &Expr, info: &Info, binders: &[(u8, Type)]) -> Option<u8> {
+        if !info.pure || !self.worth(e, info) {
+            return None;
+        }
+        for k in 0..=u8::MAX {
+            if info.keeps.has(k) && readers(root, k) != readers(e, k) {
+                return None;
+            }
+        }
+        let s = info.free.single()?;
+        let ty = match binders.iter().rev().find(|(b, _)| *b == s) {
+            Some(&(_, ty)) => ty,
+            None => *self.slots.get(s as usize)?,
+        };
+        (ty == Type::Site).then_some(s)
+    }
+
+    /// `e`, a part that reads the site in `slot` alone, behind a memo for
+    /// each site: during a search for moves its value at a site is worked
+    /// out once, where it is first asked of that site, and read after (as
+    /// the memos above; the position does not change). Its memos are
+    /// shared with every part written the same, whatever the variable's
+    /// name. A read spends the steps of work the value took (a listing
+    /// that runs past the work budget as written still does, and goes
+    /// wrong alike). A value that is no site (none), and any while banks
+    /// are set (whose reads the solver asks after), are worked out each
+    /// time.
+    fn keyed(&mut self, e: &Expr, slot: u8) -> Fx {
+        let sites = self.g.sites.len();
+        let renamed = renamed(e, slot);
+        let found = renamed.as_ref().and_then(|r| self.keyed.iter().find(|(k, _)| k == r).map(|&(_, b)| b));
+        let base = match found {
+            Some(b) => b,
+            None => {
+                let b = self.memos;
+                self.memos += sites;
+                if let Some(r) = renamed {
+                    self.keyed.push((r, b));
+                }
+                b
+            }
+        };
+        let inner = self.x(e);
+        let slot = slot as usize;
+        Box::new(move |p: &Program, vm: &mut Vm| -> Res<i64> {
+            let search = vm.memo.search;
+            let s = vm.locals[slot];
+            if search == 0 || !vm.banks.is_empty() || !(0..sites as i64).contains(&s) {
+                return inner(p, vm);
+            }
+            let m = base + s as usize;
+            if vm.memo.stamp[m] == search {
+                vm.spend(vm.memo.steps[m])?;
+                return Ok(vm.memo.val[m]);
+            }
+            let fuel = vm.fuel;
+            let v = inner(p, vm)?;
+            vm.memo.stamp[m] = search;
+            vm.memo.val[m] = v;
+            vm.memo.steps[m] = fuel - vm.fuel;
+            Ok(v)
+        })
+    }
+}
+
+/// How many places in `e` read the part kept in `slot` (see `cse.rs`).
+fn readers(e: &Expr, slot: u8) -> usize {
+    let mut n = usize::from(matches!(e, Expr::Kept(s, _) if *s == slot));
+    e.each_child(&mut |c| n += readers(c, slot));
+    n
+}
+
+/// The slot no part's variable is renamed from (see [`renamed`]).
+const RENAMED: u8 = u8::MAX;
+
+/// `e` with its variable in `slot` renamed to one slot, the places it is
+/// written left out: what the parts that compute the same function of a
+/// site have in common. `None` when `e` already names that slot.
+fn renamed(e: &Expr, slot: u8) -> Option<Expr> {
+    let mut clash = false;
+    let mut out = e.clone();
+    rename(&mut out, slot, &mut clash);
+    (!clash).then_some(out)
+}
+
+fn rename(e: &mut Expr, slot: u8, clash: &mut bool) {
+    match e {
+        Expr::Local(s) | Expr::Kept(s, _) | Expr::Keep(s, _) | Expr::Filter(_, s, _) | Expr::Quant(_, s, _, _)
+            if *s == RENAMED =>
+        {
+            *clash = true
+        }
+        _ => {}
+    }
+    if let Expr::Spanned(_, x) = e {
+        *e = std::mem::replace(&mut **x, Expr::Const(crate::engine::game::Value::Int(0)));
+        return rename(e, slot, clash);
+    }
+    if let Expr::Local(s) = e
+        && *s == slot
+    {
+        *s = RENAMED;
+    }
+    e.each_child_mut(&mut |c| rename(c, slot, clash));
 }
 
 /// A `where` of this size or more that reads its site only by its count
@@ -403,6 +598,21 @@ fn cannot_fail(e: &Expr) -> bool {
     }
 }
 
+impl Lower<'_> {
+    /// As [`terms`], a part to keep behind a memo one term, whole.
+    pub(super) fn kept_terms<'e>(&self, op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::Bin(o, a, b)
+                if *o == op && !self.memo_targets.iter().any(|&(t, _)| t == e as *const Expr as usize) =>
+            {
+                self.kept_terms(op, a, out);
+                self.kept_terms(op, b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+}
+
 /// The terms of a chain of `op`s (`and`, `or`), in order.
 pub(super) fn terms<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match e {
@@ -417,4 +627,43 @@ pub(super) fn terms<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
 /// The terms joined again by `op`, in order (`None`: no term).
 fn join(op: BinOp, parts: &[&Expr]) -> Option<Expr> {
     parts.iter().map(|&t| t.clone()).reduce(|a, b| Expr::Bin(op, Box::new(a), Box::new(b)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::{Config, compile_file};
+    use std::sync::Arc;
+
+    /// The parts of tests/engine/per-site.mancala's `where`s kept for each
+    /// site, and the memos they take: where a part is asked again for the
+    /// same site, and nowhere else (the file's comments say which is which).
+    #[test]
+    fn parts_kept_for_each_site_where_asked_again() {
+        let g = compile_file("tests/engine/per-site.mancala", &Config::default())
+            .unwrap_or_else(|f| panic!("{}", f.render(false)));
+        let mut f = super::super::fold::game(&g);
+        super::super::cse::game(&g, &mut f);
+        let mut l = Lower::new(&f, true);
+        let mut found = Vec::new();
+        for def in &f.moves {
+            for (i, p) in def.params.iter().enumerate() {
+                l.slots[p.slot as usize] = Type::Site;
+                l.choosing = (p.slot, i == 0);
+                let mut out = Vec::new();
+                if let Some(w) = &p.filter {
+                    l.keyed_parts(w, w, &mut Vec::new(), &mut out);
+                }
+                found.push(out.iter().map(|(_, s)| s.expect("a slot")).collect::<Vec<_>>());
+            }
+        }
+        // The sowing's first choice: nothing (its `where` asks each site
+        // once). Its second: `busy(h)` (slot 0), `busy(d)`, `ahead(d) >=
+        // 0` and the sum in `spread(d)` (slot 1); not `spread(d) > 3`,
+        // which keeps a part read after it. `mark`: `busy(z)`.
+        assert_eq!(found, [vec![], vec![0, 1, 1, 1], vec![1]]);
+        // `busy` in three places shares one site's worth of memos: three
+        // parts of ten sites each, nothing else kept.
+        assert_eq!(Program::new(Arc::new(g)).memos, 30);
+    }
 }

@@ -380,15 +380,40 @@ pub(crate) struct Lower<'g> {
     /// Sowing tables handed out so far.
     pub sow_cells: usize,
     /// The parts of the `where` being lowered to keep behind memos (their
-    /// addresses; see `memo.rs`), and how many memos there are so far.
-    pub memo_targets: Vec<usize>,
+    /// addresses, and the slot of the site a part is kept for each value
+    /// of; see `memo.rs`), and how many memos there are so far.
+    pub memo_targets: Vec<(usize, Option<u8>)>,
     pub memos: usize,
+    /// The choice whose `where` is being lowered: its slot, and whether it
+    /// is its move's first (see [`Lower::keyed_parts`]).
+    pub choosing: (u8, bool),
+    /// The parts kept for each site so far, renamed to one slot, and their
+    /// first memos: one part written in several places shares them.
+    pub keyed: Vec<(Expr, usize)>,
     /// Whether functions of one site are tabulated (see `tables.rs`); off
     /// while the function itself is lowered, and in the plain program.
     pub tables: bool,
     /// Each family's members in an array by key, made once for a type of
     /// key (see `tables.rs`).
     pub members: Vec<Option<(Type, tables::Members)>>,
+}
+
+impl<'g> Lower<'g> {
+    /// The lowering of `g` from its start; functions of a site tabulated
+    /// if `tables`.
+    pub(crate) fn new(g: &'g Game, tables: bool) -> Lower<'g> {
+        Lower {
+            g,
+            slots: vec![Type::Int; g.locals.max(1) + 4],
+            sow_cells: 0,
+            memo_targets: vec![],
+            memos: 0,
+            choosing: (0, true),
+            keyed: vec![],
+            tables,
+            members: vec![None; g.families.len()],
+        }
+    }
 }
 
 impl Program {
@@ -408,16 +433,7 @@ impl Program {
             f
         });
         let g = folded.as_ref().unwrap_or(&game);
-        let locals = g.locals.max(1) + 4;
-        let mut l = Lower {
-            g,
-            slots: vec![Type::Int; locals],
-            sow_cells: 0,
-            memo_targets: vec![],
-            memos: 0,
-            tables: memos,
-            members: vec![None; g.families.len()],
-        };
+        let mut l = Lower::new(g, memos);
         let setup = l.block(&g.setup);
         let mut moves = Vec::with_capacity(g.moves.len());
         for def in &g.moves {
@@ -425,6 +441,7 @@ impl Program {
             for (i, p) in def.params.iter().enumerate() {
                 // The move requires counters in this choice's site anyway.
                 let nonempty = (def.nonempty == Some(i)).then_some(p.slot);
+                l.choosing = (p.slot, i == 0);
                 choices.push(l.choice(p, p.filter.as_ref(), nonempty, memos));
             }
             let body = l.block(&def.body);
@@ -503,7 +520,7 @@ impl Program {
             owners,
             kinds,
             sow_tables,
-            locals,
+            locals: l.slots.len(),
             memos: l.memos,
             hash_keys: super::hash_keys(g.sites.len() * g.colours + g.state_slots()),
             game,
