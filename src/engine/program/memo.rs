@@ -14,6 +14,11 @@
 //! value is always the one evaluation would give. It is still evaluated
 //! first where it was written, so `and`, `or` and `if` skip it as before,
 //! and an error comes where it came.
+//!
+//! A part that reads one site variable alone is a function of that site
+//! while the position stands: where it is asked again for the same site
+//! (in a quantifier's body, or at each value of a later choice), it is
+//! kept for each site (see [`Lower::keyed_parts`]).
 
 use crate::engine::game::{BinOp, Domain, Expr, Type};
 use crate::engine::vm::{Res, Vm};
@@ -357,9 +362,9 @@ impl Lower<'_> {
     /// the hole chosen can capture clockwise for the clockwise track
     /// alone), and a memo costs more than a few nodes. Nor one reading
     /// the first choice's own site outside them: asked once a site
-    /// anyway. `binders` holds the
-    /// variables the quantifiers and filters around `e` bind, and their
-    /// types. Closed parts are left to the memos above.
+    /// anyway. `binders` holds the variables the quantifiers and filters
+    /// around `e` bind, and their types. Closed parts are left to the
+    /// memos above.
     pub(super) fn keyed_parts(
         &self,
         root: &Expr,
@@ -659,8 +664,8 @@ mod tests {
         }
         // The sowing's first choice: nothing (its `where` asks each site
         // once). Its second: `busy(h)` (slot 0), `busy(d)`, `ahead(d) >=
-        // 0` and the sum in `spread(d)` (slot 1); not `spread(d) > 3`,
-        // which keeps a part read after it. `mark`: `busy(z)`.
+        // 0` and the sum in `spread(d)` (slot 1); not `spread(d) > 4 *
+        // k`, which keeps a part read after it. `mark`: `busy(z)`.
         assert_eq!(found, [vec![], vec![0, 1, 1, 1], vec![1]]);
         // `busy` in three places shares one site's worth of memos: three
         // parts of ten sites each, nothing else kept.
