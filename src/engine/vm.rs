@@ -277,8 +277,8 @@ pub(crate) struct Memo {
     pub searches: u64,
     pub stamp: Vec<u64>,
     pub val: Vec<i64>,
-    /// The steps of work a value kept for each site took (see
-    /// `program/memo.rs`'s `keyed`), spent again at each read.
+    /// The steps of work each kept value took (see `program/memo.rs`'s
+    /// `kept`), spent again at each read.
     pub steps: Vec<u64>,
 }
 

@@ -13,7 +13,8 @@
 //! search nested inside it (a `can-move`) has memos of its own, so the kept
 //! value is always the one evaluation would give. It is still evaluated
 //! first where it was written, so `and`, `or` and `if` skip it as before,
-//! and an error comes where it came.
+//! and an error comes where it came; and each read spends the work the
+//! value took (see [`kept`]), so the work budget runs out where it would.
 //!
 //! A part that reads one site variable alone is a function of that site
 //! while the position stands: where it is asked again for the same site
@@ -334,16 +335,10 @@ impl Lower<'_> {
         let slot = self.memos;
         self.memos += 1;
         Some(Box::new(move |p: &Program, vm: &mut Vm| -> Res<i64> {
-            let search = vm.memo.search;
-            if search != 0 && vm.memo.stamp[slot] == search {
-                return Ok(vm.memo.val[slot]);
+            match vm.memo.search {
+                0 => inner(p, vm),
+                search => kept(vm, slot, search, |vm| inner(p, vm)),
             }
-            let v = inner(p, vm)?;
-            if search != 0 {
-                vm.memo.stamp[slot] = search;
-                vm.memo.val[slot] = v;
-            }
-            Ok(v)
         }))
     }
 }
@@ -453,9 +448,7 @@ impl Lower<'_> {
     /// out once, where it is first asked of that site, and read after (as
     /// the memos above; the position does not change). Its memos are
     /// shared with every part written the same, whatever the variable's
-    /// name. A read spends the steps of work the value took (a listing
-    /// that runs past the work budget as written still does, and goes
-    /// wrong alike). A value that is no site (none), and any while banks
+    /// name. A value that is no site (none), and any while banks
     /// are set (whose reads the solver asks after), are worked out each
     /// time.
     fn keyed(&mut self, e: &Expr, slot: u8) -> Fx {
@@ -481,17 +474,7 @@ impl Lower<'_> {
             if search == 0 || !vm.banks.is_empty() || !(0..sites as i64).contains(&s) {
                 return inner(p, vm);
             }
-            let m = base + s as usize;
-            if vm.memo.stamp[m] == search {
-                vm.spend(vm.memo.steps[m])?;
-                return Ok(vm.memo.val[m]);
-            }
-            let fuel = vm.fuel;
-            let v = inner(p, vm)?;
-            vm.memo.stamp[m] = search;
-            vm.memo.val[m] = v;
-            vm.memo.steps[m] = fuel - vm.fuel;
-            Ok(v)
+            kept(vm, base + s as usize, search, |vm| inner(p, vm))
         })
     }
 }
@@ -578,15 +561,27 @@ fn by_count(inner: super::expr::Opnd, slot: usize, base: usize) -> Fx {
         if !(0..COUNTS_KEPT as i32).contains(&c) {
             return inner.get(p, vm);
         }
-        let m = base + c as usize;
-        if vm.memo.stamp[m] == search {
-            return Ok(vm.memo.val[m]);
-        }
-        let v = inner.get(p, vm)?;
-        vm.memo.stamp[m] = search;
-        vm.memo.val[m] = v;
-        Ok(v)
+        kept(vm, base + c as usize, search, |vm| inner.get(p, vm))
     })
+}
+
+/// The value kept in memo `m` during the search `search` (not 0), or
+/// `work`'s, kept there. A read spends the steps of work the value took,
+/// as working it out again would: a part asked often enough to run past
+/// the work budget as written still does, and goes wrong alike, whichever
+/// memo keeps it.
+#[inline(always)]
+fn kept(vm: &mut Vm, m: usize, search: u64, work: impl FnOnce(&mut Vm) -> Res<i64>) -> Res<i64> {
+    if vm.memo.stamp[m] == search {
+        vm.spend(vm.memo.steps[m])?;
+        return Ok(vm.memo.val[m]);
+    }
+    let fuel = vm.fuel;
+    let v = work(vm)?;
+    vm.memo.stamp[m] = search;
+    vm.memo.val[m] = v;
+    vm.memo.steps[m] = fuel - vm.fuel;
+    Ok(v)
 }
 
 /// Whether a term of a `where` can neither go wrong nor draw nor call
