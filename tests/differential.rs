@@ -651,6 +651,29 @@ fn moves_made_from_their_trial_change_nothing() {
     assert!(plies > 1_000, "only {plies} plies of trials.mancala");
 }
 
+/// A `where` of another shape than a least count (`count(h) > 0 and not
+/// used(h)`) is asked at each site when a move is drawn, without a list
+/// (`movegen/sites.rs`): the same draw as the reference executor's from its
+/// list, and, when no site passes it, the pass an empty list leads to.
+#[test]
+fn a_where_of_any_shape_is_drawn_without_a_list_and_none_passing_passes() {
+    let file = "tests/engine/where-then-pass.mancala";
+    let mut passes = 0;
+    for k in ["2", "3", "5"] {
+        agree(file, &[], &[("k", k)], 100, 300);
+        let game = compile(file, &[], &[("k", k)]);
+        for seed in 0..100 {
+            let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+                passes += (mv == Move::PASS) as u32;
+                e.apply(mv).unwrap();
+            }
+        }
+    }
+    assert!(passes >= 30, "only {passes} passes drawn");
+}
+
 /// Banks set between the draw of a move that must be tried and its making:
 /// whether the move read them is what the solver asks, and a move made from
 /// its trial (made before the banks were set) must answer as one made anew.

@@ -7,7 +7,7 @@
 
 mod sites;
 
-use sites::{draw_one_site, list_only_move, one_site};
+use sites::{OneSite, draw_one_site, list_only_move, one_site};
 
 use super::draw::Candidates;
 use super::game::SiteId;
@@ -266,13 +266,19 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
     }
     let me = vm.pos.turn.to_move;
     let mut first = None;
-    if p.avoids.is_empty()
-        && let Some((mv, number)) = draw_one_site(p, vm, rng, me)?
-    {
-        if !p.moves[mv.def as usize].needs_trial || trial_kept(p, vm, mv, me, true)? {
-            return Ok(Some(mv));
+    if p.avoids.is_empty() {
+        match draw_one_site(p, vm, rng, me)? {
+            OneSite::Drawn { def, site, k } => {
+                let (mv, number) = (Move { def, args: [site as i32, 0, 0, 0], order: 0 }, k as usize);
+                if !p.moves[mv.def as usize].needs_trial || trial_kept(p, vm, mv, me, true)? {
+                    return Ok(Some(mv));
+                }
+                first = Some((mv, number));
+            }
+            // No candidate: what an empty list leads to.
+            OneSite::None => return pass_or_none(p, vm, rng, me),
+            OneSite::List => {}
         }
-        first = Some((mv, number));
     }
     raw(p, vm, me, &mut Sink::Candidates(&mut c.groups))?;
     c.counted();
@@ -303,6 +309,12 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
     if !c.avoided.is_empty() {
         return Ok(Some(c.avoided[rng.gen_range(0..c.avoided.len())]));
     }
+    pass_or_none(p, vm, rng, me)
+}
+
+/// The draw of a player with no legal move: a pass if the rules say
+/// pass and someone else can move, else none.
+fn pass_or_none(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> Res<Option<Move>> {
     if must_pass(p, vm, me)? {
         return Ok(Some(Candidates::pass(rng)));
     }

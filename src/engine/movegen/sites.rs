@@ -12,51 +12,75 @@ use crate::engine::program::{Choice, ChoiceDomain, Gate, MoveProg, Program};
 use crate::engine::vm::{Frame, Res, SetV, Vm, held};
 use crate::engine::{MAX_LISTED, Move};
 
+/// What [`draw_one_site`] found.
+pub(super) enum OneSite {
+    /// The move drawn (declaration `def`, choosing `site`) and its number
+    /// `k` among the candidates a list would give. Small, to be returned
+    /// in registers (a whole [`Move`] is not).
+    Drawn { def: u16, site: SiteId, k: u32 },
+    /// No site passes its `where`: the player has no candidate.
+    None,
+    /// Not a shape drawn without listing (or no site holds counters): the
+    /// general path decides.
+    List,
+}
+
 /// The commonest shape of all, drawn without listing: the phase has one
-/// kind of move, which chooses a site of a fixed set that holds counters
-/// (no other test, or one waived), or a least count of them (`where
-/// count(h) > 1`). The k-th such site is the candidate a
-/// list of them would give for the same number drawn: the move and k (a
-/// move that must be tried is tried by the caller). `None` when the shape
-/// is not this one, or no site holds counters (the general path then
-/// decides).
-pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> Res<Option<(Move, usize)>> {
-    let Some(&Some(d)) = p.only_move.get(vm.pos.turn.phase as usize) else { return Ok(None) };
+/// kind of move, which chooses a site of a fixed set. With no `where` but a
+/// least count of counters (`where count(h) > 1`, or one waived), the
+/// sites that hold them are gathered without asking anything; with a
+/// `where` of another shape (`count(h) > 0 and tuzdik(h) == none`), it is
+/// asked at each site in the set's order, as the general loop asks it (see
+/// [`asked_sites`]). The k-th site that passes is the candidate a list of
+/// them would give for the same number drawn: the move and k (a move that
+/// must be tried is tried by the caller).
+pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> Res<OneSite> {
+    let Some(&Some(d)) = p.only_move.get(vm.pos.turn.phase as usize) else { return Ok(OneSite::List) };
     let (d, def) = (d as usize, &p.moves[d as usize]);
     if !def.one_site {
-        return Ok(None);
+        return Ok(OneSite::List);
     }
-    // A `where` of another shape (a waived one's, once the waiver is asked).
-    let other = |c: &Choice| c.filter.is_some() && c.guard.is_none() && c.at_least().is_none();
+    // A `where` of another shape than a least count (a waived one's, once
+    // the waiver is asked) that has a loop of its own in the general path:
+    // kept by count or narrowed by what the site is (see [`asked_sites`]).
+    let banks = !vm.banks.is_empty();
+    let own_loop = |c: &Choice| {
+        c.filter.is_some()
+            && c.guard.is_none()
+            && c.at_least().is_none()
+            && ((c.counted && !banks) || c.narrow.is_some())
+    };
     let c = &def.choices[0];
-    if c.waiver.is_none() && other(c) {
-        return Ok(None);
+    if c.waiver.is_none() && own_loop(c) {
+        return Ok(OneSite::List);
     }
     // Only a set known to be fixed (a declared one, or a player's sites of a
     // kind): another is not worked out twice when the shape is not this one.
     let ChoiceDomain::Set(set @ (SetOpnd::Fixed(_) | SetOpnd::OfPlayer(..))) = &c.domain else {
-        return Ok(None);
+        return Ok(OneSite::List);
     };
     vm.f = Frame::new(me);
     let c = match &c.waiver {
         None => c,
         Some(_) => match c.now(p, vm) {
-            c if other(c) => return Ok(None),
+            c if own_loop(c) => return Ok(OneSite::List),
             c => c,
         },
     };
     // Shut: no site passes; the general path finds none as well.
-    let Gate::Open(filter) = c.gate(p, vm) else { return Ok(None) };
-    let Some(least) = def.least_count(c, filter) else { return Ok(None) };
-    let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(None) };
+    let Gate::Open(filter) = c.gate(p, vm) else { return Ok(OneSite::List) };
+    let Some(least) = def.least_count(c, filter) else {
+        return asked_sites(p, vm, rng, (def, d as u16, c, filter), set);
+    };
+    let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(OneSite::List) };
     let sites = &p.game.sets[id as usize];
     vm.spend(sites.len() as u64)?;
     let Some(least) = least else {
         if sites.is_empty() {
-            return Ok(None);
+            return Ok(OneSite::List);
         }
         let k = rng.gen_range(0..sites.len() as u64) as usize;
-        return Ok(Some((Move { def: d as u16, args: [sites[k] as i32, 0, 0, 0], order: 0 }, k)));
+        return Ok(OneSite::Drawn { def: d as u16, site: sites[k], k: k as u32 });
     };
     if !vm.banks.is_empty() {
         for &s in sites {
@@ -76,10 +100,67 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
         _ => gather(sites, picked, least, |s| held(counts, colours, s)),
     };
     if n == 0 {
-        return Ok(None);
+        return Ok(OneSite::List);
     }
     let k = rng.gen_range(0..n as u64) as usize;
-    Ok(Some((Move { def: d as u16, args: [picked[k] as i32, 0, 0, 0], order: 0 }, k)))
+    Ok(OneSite::Drawn { def: d as u16, site: picked[k], k: k as u32 })
+}
+
+/// [`draw_one_site`] for a `where` of another shape: each site of the
+/// fixed set takes its step and is asked the `where` (bound to the
+/// choice), and for counters when the move requires them, in the set's
+/// order, as [`one_site`]'s general loop asks them for a list of
+/// candidates: the same reads, steps and failures, in a search for moves
+/// of its own (the `where`s' kept parts, `program/memo.rs`), without the
+/// list. A `where` kept by count or narrowed by what the site is has a
+/// loop of its own there (which asks it less): left to it.
+#[inline(never)]
+fn asked_sites(
+    p: &Program,
+    vm: &mut Vm,
+    rng: &mut impl rand::Rng,
+    (def, d, c, filter): (&MoveProg, u16, &Choice, Option<&Opnd>),
+    set: &SetOpnd,
+) -> Res<OneSite> {
+    let whole = c.filter.as_ref().zip(filter).is_some_and(|(w, f)| std::ptr::eq(w, f));
+    if whole && ((c.counted && vm.banks.is_empty()) || c.narrow.is_some()) {
+        return Ok(OneSite::List);
+    }
+    let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(OneSite::List) };
+    let sites = &p.game.sets[id as usize];
+    let mut picked = std::mem::take(&mut vm.picked);
+    if picked.len() < sites.len() {
+        picked.resize(sites.len(), 0);
+    }
+    // As the search for moves around the general loop (`movegen::raw`).
+    vm.depth += 1;
+    let outer = vm.memo.begin();
+    let mut n = 0;
+    let mut r = Ok(());
+    for &s in sites {
+        match site_passes(p, vm, (def, c, filter), s) {
+            Ok(pass) => {
+                picked[n] = s;
+                n += pass as usize;
+            }
+            Err(e) => {
+                r = Err(e);
+                break;
+            }
+        }
+    }
+    vm.memo.end(outer);
+    vm.depth -= 1;
+    let drawn = match r {
+        Ok(()) if n == 0 => Ok(OneSite::None),
+        Ok(()) => {
+            let k = rng.gen_range(0..n as u64) as usize;
+            Ok(OneSite::Drawn { def: d, site: picked[k], k: k as u32 })
+        }
+        Err(e) => Err(e),
+    };
+    vm.picked = picked;
+    drawn
 }
 
 /// Writes `sites` to `picked` in order, each over the last unless it holds
