@@ -674,6 +674,45 @@ fn a_where_of_any_shape_is_drawn_without_a_list_and_none_passing_passes() {
     assert!(passes >= 30, "only {passes} passes drawn");
 }
 
+/// A move drawn without a list under a `where` of another shape (or none),
+/// then refused by its trial: the draw goes on among the sites that passed
+/// the `where` when it was asked, not among those of a second asking. The same
+/// draws as the reference executor's; and with a `where` that draws numbers
+/// (which a second asking would answer otherwise), every move drawn is one
+/// that passed its trial.
+#[test]
+fn a_drawn_move_refused_draws_again_from_the_sites_asked() {
+    let file = "tests/engine/where-then-trial.mancala";
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 100, 300);
+        // No `where` at all: every site of the set a candidate.
+        agree("tests/engine/any-site-trial.mancala", &[], &[("k", k)], 50, 300);
+    }
+    // At the start (four pits a side) three of south's four sites pass the
+    // `where` and are refused by the trial: most first draws are refused.
+    let mut e = Engine::with_seed(compile(file, &[], &[]), 0).unwrap();
+    let mut list = Vec::new();
+    e.legal_moves(&mut list).unwrap();
+    assert_eq!(list.iter().map(|&mv| e.move_name(mv)).collect::<Vec<_>>(), ["a3"]);
+    let mut plies = 0;
+    for k in ["2", "4", "6"] {
+        let game = compile(file, &[], &[("k", k), ("chance", "true")]);
+        for seed in 0..100 {
+            // `b` never draws: it makes each move anew, its `require` asked.
+            let mut a = Engine::with_seed(game.clone(), seed).unwrap();
+            let mut b = Engine::with_seed(game.clone(), seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while let Some(mv) = a.sample_move(&mut rng).unwrap() {
+                a.apply(mv).unwrap();
+                b.apply(mv)
+                    .unwrap_or_else(|f| panic!("k {k} seed {seed}: {mv:?} drawn, but its sowing ends at three: {f:?}"));
+                plies += 1;
+            }
+        }
+    }
+    assert!(plies > 500, "only {plies} plies");
+}
+
 /// Banks set between the draw of a move that must be tried and its making:
 /// whether the move read them is what the solver asks, and a move made from
 /// its trial (made before the banks were set) must answer as one made anew.

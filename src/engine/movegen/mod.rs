@@ -265,28 +265,34 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
         return Ok(None);
     }
     let me = vm.pos.turn.to_move;
-    let mut first = None;
+    let mut listed = false;
     if p.avoids.is_empty() {
         match draw_one_site(p, vm, rng, me)? {
-            OneSite::Drawn { def, site, k } => {
-                let (mv, number) = (Move { def, args: [site as i32, 0, 0, 0], order: 0 }, k as usize);
-                if !p.moves[mv.def as usize].needs_trial || trial_kept(p, vm, mv, me, true)? {
+            OneSite::Drawn { def, site, k, n } => {
+                let mv = Move { def, args: [site as i32, 0, 0, 0], order: 0 };
+                if !p.moves[def as usize].needs_trial || trial_kept(p, vm, mv, me, true)? {
                     return Ok(Some(mv));
                 }
-                first = Some((mv, number));
+                // Refused: the draws go on among the candidates it was drawn
+                // from (the first `n` sites picked, in a list's order), as if
+                // it had been drawn from their list. The trial only made and
+                // unmade a move: what was picked is as it was. A `where` is
+                // not asked twice (it may draw numbers, which another asking
+                // would draw otherwise).
+                let picked = vm.picked[..n as usize].iter();
+                c.groups.extend(picked.map(|&s| (Move { def, args: [s as i32, 0, 0, 0], order: 0 }, 1)));
+                c.counted();
+                c.refuse(k as u128);
+                listed = true;
             }
             // No candidate: what an empty list leads to.
             OneSite::None => return pass_or_none(p, vm, rng, me),
             OneSite::List => {}
         }
     }
-    raw(p, vm, me, &mut Sink::Candidates(&mut c.groups))?;
-    c.counted();
-    // A first candidate drawn without the list and refused: the draws go
-    // on from the list as if it had been drawn from it (the same number).
-    if let Some((mv, number)) = first {
-        debug_assert_eq!(c.groups.get(number), Some(&(mv, 1)), "the list's candidate of that number");
-        c.refuse(number as u128);
+    if !listed {
+        raw(p, vm, me, &mut Sink::Candidates(&mut c.groups))?;
+        c.counted();
     }
     while let Some((mv, number)) = c.draw(rng) {
         if c.mostly_refused() {

@@ -15,9 +15,10 @@ use crate::engine::{MAX_LISTED, Move};
 /// What [`draw_one_site`] found.
 pub(super) enum OneSite {
     /// The move drawn (declaration `def`, choosing `site`) and its number
-    /// `k` among the candidates a list would give. Small, to be returned
-    /// in registers (a whole [`Move`] is not).
-    Drawn { def: u16, site: SiteId, k: u32 },
+    /// `k` among the `n` candidates a list would give, which are the first
+    /// `n` sites of [`Vm::picked`] in the list's order. Small, to be
+    /// returned in registers (a whole [`Move`] is not).
+    Drawn { def: u16, site: SiteId, k: u32, n: u32 },
     /// No site passes its `where`: the player has no candidate.
     None,
     /// Not a shape drawn without listing (or no site holds counters): the
@@ -79,8 +80,13 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
         if sites.is_empty() {
             return Ok(OneSite::List);
         }
+        if def.needs_trial {
+            // The candidates to draw from again, should this one be refused.
+            vm.picked.clear();
+            vm.picked.extend_from_slice(sites);
+        }
         let k = rng.gen_range(0..sites.len() as u64) as usize;
-        return Ok(OneSite::Drawn { def: d as u16, site: sites[k], k: k as u32 });
+        return Ok(OneSite::Drawn { def: d as u16, site: sites[k], k: k as u32, n: sites.len() as u32 });
     };
     if !vm.banks.is_empty() {
         for &s in sites {
@@ -103,7 +109,7 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
         return Ok(OneSite::List);
     }
     let k = rng.gen_range(0..n as u64) as usize;
-    Ok(OneSite::Drawn { def: d as u16, site: picked[k], k: k as u32 })
+    Ok(OneSite::Drawn { def: d as u16, site: picked[k], k: k as u32, n: n as u32 })
 }
 
 /// [`draw_one_site`] for a `where` of another shape: each site of the
@@ -135,32 +141,38 @@ fn asked_sites(
     // As the search for moves around the general loop (`movegen::raw`).
     vm.depth += 1;
     let outer = vm.memo.begin();
-    let mut n = 0;
-    let mut r = Ok(());
-    for &s in sites {
-        match site_passes(p, vm, (def, c, filter), s) {
-            Ok(pass) => {
-                picked[n] = s;
-                n += pass as usize;
-            }
-            Err(e) => {
-                r = Err(e);
-                break;
-            }
-        }
-    }
+    let r = passing(p, vm, (def, c, filter), sites, &mut picked);
     vm.memo.end(outer);
     vm.depth -= 1;
     let drawn = match r {
-        Ok(()) if n == 0 => Ok(OneSite::None),
-        Ok(()) => {
+        Ok(0) => Ok(OneSite::None),
+        Ok(n) => {
             let k = rng.gen_range(0..n as u64) as usize;
-            Ok(OneSite::Drawn { def: d, site: picked[k], k: k as u32 })
+            Ok(OneSite::Drawn { def: d, site: picked[k], k: k as u32, n: n as u32 })
         }
         Err(e) => Err(e),
     };
     vm.picked = picked;
     drawn
+}
+
+/// The sites that pass ([`site_passes`]) written to the front of `picked`,
+/// in order: how many.
+#[inline(always)]
+fn passing(
+    p: &Program,
+    vm: &mut Vm,
+    test: (&MoveProg, &Choice, Option<&Opnd>),
+    sites: &[SiteId],
+    picked: &mut [SiteId],
+) -> Res<usize> {
+    let mut n = 0;
+    for &s in sites {
+        let pass = site_passes(p, vm, test, s)?;
+        picked[n] = s;
+        n += pass as usize;
+    }
+    Ok(n)
 }
 
 /// Writes `sites` to `picked` in order, each over the last unless it holds
