@@ -702,7 +702,16 @@ fn a_drawn_move_refused_draws_again_from_the_sites_asked() {
             let mut a = Engine::with_seed(game.clone(), seed).unwrap();
             let mut b = Engine::with_seed(game.clone(), seed).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let k: usize = k.parse().unwrap();
             while let Some(mv) = a.sample_move(&mut rng).unwrap() {
+                // A site that passed the `where`'s other terms: a pit of
+                // the mover's (sites a1..ak, A, b1..bk, B) holding counters.
+                let (pos, h) = (a.position(), mv.args[0] as usize);
+                let own = match pos.turn.to_move {
+                    0 => 0..k,
+                    _ => k + 1..2 * k + 1,
+                };
+                assert!(mv == Move::PASS || (own.contains(&h) && pos.counts[h] > 0), "k {k} seed {seed}: {mv:?} drawn");
                 a.apply(mv).unwrap();
                 b.apply(mv)
                     .unwrap_or_else(|f| panic!("k {k} seed {seed}: {mv:?} drawn, but its sowing ends at three: {f:?}"));

@@ -16,8 +16,10 @@ use crate::engine::{MAX_LISTED, Move};
 pub(super) enum OneSite {
     /// The move drawn (declaration `def`, choosing `site`) and its number
     /// `k` among the `n` candidates a list would give, which are the first
-    /// `n` sites of [`Vm::picked`] in the list's order. Small, to be
-    /// returned in registers (a whole [`Move`] is not).
+    /// `n` sites of [`Vm::picked`] in the list's order when the move must
+    /// be tried (a move without a `where` that need not be tried leaves it
+    /// as it was). Small, to be returned in registers (a whole [`Move`] is
+    /// not).
     Drawn { def: u16, site: SiteId, k: u32, n: u32 },
     /// No site passes its `where`: the player has no candidate.
     None,
