@@ -247,6 +247,7 @@ impl Engine {
 
     fn build(prog: Arc<Program>, game: Arc<Game>, seed: u64) -> Result<Self, Halt> {
         let mut vm = Vm::new(game.sites.len(), game.colours, game.state_slots(), prog.locals, seed);
+        vm.share_state = !game.state.is_empty() && game.state.iter().all(|v| v.per_site);
         vm.memo = vm::Memo::new(prog.memos);
         let mut e = Engine { game, prog, vm: Box::new(vm) };
         // Setup draws from its own stream, apart from the first move's.

@@ -64,11 +64,24 @@ struct Frame {
     enter: Option<u8>,
     /// The move's order of colours.
     order: u128,
+    /// Whether a move is being made (`before` reads the position saved
+    /// before it).
+    moving: bool,
 }
 
 impl Frame {
     fn new(mover: PlayerId) -> Frame {
-        Frame { mover, next: mover, last: None, last_colour: None, again: false, end: false, enter: None, order: 0 }
+        Frame {
+            mover,
+            next: mover,
+            last: None,
+            last_colour: None,
+            again: false,
+            end: false,
+            enter: None,
+            order: 0,
+            moving: false,
+        }
     }
 }
 
@@ -336,6 +349,18 @@ impl RefEngine {
         self.undo_counts.extend_from_slice(&self.pos.counts);
         self.undo_vars.extend_from_slice(&self.pos.vars);
         self.undo_turns.push(self.pos.turn);
+    }
+
+    /// Swaps the position with the one saved last (the position before the
+    /// move being made); swapping again swaps back.
+    fn swap_with_saved(&mut self) {
+        let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
+        let t = self.undo_turns.last_mut().expect("a move being made is saved");
+        std::mem::swap(t, &mut self.pos.turn);
+        let at = self.undo_counts.len() - n;
+        self.undo_counts[at..].swap_with_slice(&mut self.pos.counts);
+        let at = self.undo_vars.len() - v;
+        self.undo_vars[at..].swap_with_slice(&mut self.pos.vars);
     }
 
     // ---- legal moves ----------------------------------------------------
@@ -933,6 +958,7 @@ impl RefEngine {
         let mover = self.pos.turn.to_move;
         let mut f = Frame::new(mover);
         f.order = mv.order;
+        f.moving = true;
         self.draws = 0;
         if !mv.is_pass() {
             let def =
@@ -1577,7 +1603,16 @@ impl RefEngine {
                 }
                 v => v?,
             },
-            Expr::Step(..) | Expr::Before(_) | Expr::First(_) => {
+            Expr::Before(x) => {
+                if !f.moving || self.undo_turns.is_empty() {
+                    return Err(Fault::error("`before` is used where no move is being made".into()));
+                }
+                self.swap_with_saved();
+                let r = self.eval(x, f);
+                self.swap_with_saved();
+                r?
+            }
+            Expr::Step(..) | Expr::First(_) => {
                 return Err(Fault::error("not in the reference".into()));
             }
             Expr::Side(p) => {

@@ -1,11 +1,14 @@
 //! The executor's changing part: the position, the move being made, local
-//! variables, the undo stack and the work budget. The compiled program
+//! variables, the undo stack (`vm/undo.rs`) and the work budget. The compiled program
 //! ([`super::program::Program`]) never changes and is shared; every closure
 //! of it runs on a `Vm` passed to it as `&mut`.
 
 use super::game::{PlayerId, SiteId, Value};
 use super::hook_results::HookResults;
 use super::{Halt, Move, Position, Turn};
+
+mod undo;
+pub(crate) use undo::Tried;
 
 /// A halt inside the engine: one word, `Illegal` without allocating and the
 /// others boxed, so that a `Res<i64>` is returned in two registers. The
@@ -103,36 +106,6 @@ impl Frame {
     }
 }
 
-/// A fingerprint of counts, the player to move and the phase: equal
-/// positions, equal prints (different ones may share one; `repetitions`
-/// then compares them in full). Each count times its own key, summed: the
-/// products do not wait on each other (a print folded count by count, each
-/// step waiting on the last, cost a tenth of a move in games that ask for
-/// repetitions at every ply); then mixed with the turn. Counts and keys
-/// are taken as 32-bit numbers whose products are summed in 64 bits: the
-/// compiler multiplies two or four of them at once (a 64-bit product of
-/// 64-bit keys is one at a time), and two prints still differ unless the
-/// keys of the counts that differ cancel out exactly.
-fn fingerprint(keys: &[u64], counts: &[i32], t: &Turn) -> u64 {
-    let mut h = ((t.to_move as u64) << 8 | t.phase as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    for (&c, &k) in counts.iter().zip(keys) {
-        h = h.wrapping_add((c as u32 as u64).wrapping_mul(k as u32 as u64));
-    }
-    // SplitMix64's finaliser: the slot is taken from the high bits.
-    h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    h ^ (h >> 31)
-}
-
-/// Slots of the prints of saved positions ([`Vm::repetitions`]): a
-/// position whose slot holds none occurred nowhere before, without a scan.
-const SEEN_BITS: u32 = 14;
-
-#[inline(always)]
-fn seen_slot(print: u64) -> usize {
-    (print.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - SEEN_BITS)) as usize
-}
-
 /// Loop and sowing steps one call of the engine may take.
 pub(crate) const FUEL: u64 = 20_000_000;
 
@@ -145,11 +118,25 @@ pub(crate) struct Vm {
     pub sets: Vec<SetV>,
     pub f: Frame,
     undo_counts: Vec<i32>,
+    /// The state variables of the saved positions: copies, one after the
+    /// other, each as long as `pos.vars`. Where `share_state`, a position
+    /// saved with the values of the one saved before it (the same version:
+    /// the move between them changed no state) shares its copy: per-site
+    /// state is the most of a position to copy.
     undo_vars: Vec<Value>,
     /// Each saved position's turn, and the version of the state variables
     /// (see [`vars_changed`](Self::vars_changed)) when it was saved: one
     /// stack, one push a move.
     undo_turns: Vec<(Turn, u64)>,
+    /// Which copy of `undo_vars` holds each saved position's state, when
+    /// copies are shared (`share_state`; else the k-th holds the k-th's).
+    undo_copies: Vec<u32>,
+    /// Whether saved positions share copies of the state: for games whose
+    /// state is all kept for every site (a hole closed, an uur), which most
+    /// moves leave as it is. Where there is state of one value as well (the
+    /// counters in hand, where to resume), most moves change that, so every
+    /// push would copy anyway and sharing costs more than it saves.
+    pub share_state: bool,
     /// Which values the state variables hold: a number handed out anew at
     /// each change, and given back by an undo, so that equal versions mean
     /// equal values (what a sowing table made for the state's values asks).
@@ -210,33 +197,6 @@ pub(crate) struct Vm {
     pub tried: Tried,
     /// The hooks' results, by their calls (a copy starts without them).
     pub hook_results: HookResults,
-}
-
-/// A move drawn at random that had to be tried first (a `require`, a lap
-/// limit, a sowing off a linear track), and the position, frame and local
-/// variables its statements left: making that move next, from the same
-/// position with the same moves behind it and the same seed, takes them
-/// instead of running the statements again (`play::apply_frame`). What the
-/// statements make depends on nothing else (the work budget only stops a
-/// move, and the tried one was not stopped; a hook answers by its arguments
-/// alone).
-/// The same position is known by the history alone, not by comparing
-/// positions: whatever changes the position counts in the history, moves
-/// and their undoing, and the statements `settle` runs in place
-/// ([`Vm::changed_in_place`]).
-#[derive(Clone, Default)]
-pub(crate) struct Tried {
-    pub mv: Option<Move>,
-    pub history: u64,
-    pub seed: u64,
-    pub after: Position,
-    /// Whether the statements changed a state variable (handed out a new
-    /// version, see [`Vm::vars_changed`]).
-    pub vars_changed: bool,
-    pub frame: Option<Frame>,
-    pub locals: Vec<i64>,
-    pub sets: Vec<SetV>,
-    pub bank_read: bool,
 }
 
 /// Where a sowing goes from each place on a track, its skip clauses
@@ -314,6 +274,8 @@ impl Clone for Vm {
             undo_counts: self.undo_counts.clone(),
             undo_vars: self.undo_vars.clone(),
             undo_turns: self.undo_turns.clone(),
+            undo_copies: self.undo_copies.clone(),
+            share_state: self.share_state,
             vars_version: self.vars_version,
             versions: self.versions,
             vars_claimed: true,
@@ -354,6 +316,8 @@ impl Vm {
             undo_counts: Vec::with_capacity(n * 256),
             undo_vars: Vec::with_capacity(state_slots * 256),
             undo_turns: Vec::with_capacity(256),
+            undo_copies: Vec::with_capacity(256),
+            share_state: false,
             vars_version: 0,
             versions: 0,
             vars_claimed: true,
@@ -435,122 +399,6 @@ impl Vm {
         Ok(())
     }
 
-    #[inline]
-    pub(crate) fn push_undo(&mut self) {
-        self.history += 1;
-        self.undo_counts.extend_from_slice(&self.pos.counts);
-        // Most games keep no state: no call to copy nothing.
-        if !self.pos.vars.is_empty() {
-            self.undo_vars.extend_from_slice(&self.pos.vars);
-        }
-        self.undo_turns.push((self.pos.turn, self.vars_version));
-        self.vars_claimed = true;
-    }
-
-    /// Keeps what the statements of `mv`, just run by a trial from the
-    /// position on the undo stack's top, made of it (see [`Tried`]),
-    /// and undoes the trial. The position made is moved into the keeping,
-    /// not copied: the undo writes the one before over the buffer it swaps
-    /// out.
-    pub(crate) fn keep_tried_and_undo(&mut self, mv: Move) {
-        let t = &mut self.tried;
-        let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
-        t.vars_changed = self.vars_version != self.undo_turns.last().expect("a trial pushes the position").1;
-        // Buffers of the position's lengths, for `undo` to copy into.
-        t.after.counts.resize(n, 0);
-        t.after.vars.resize(v, Value::None);
-        std::mem::swap(&mut t.after.counts, &mut self.pos.counts);
-        std::mem::swap(&mut t.after.vars, &mut self.pos.vars);
-        t.after.turn = self.pos.turn;
-        t.frame = Some(self.f);
-        // Field by field: the buffers kept from the last trial are reused.
-        t.locals.clone_from(&self.locals);
-        t.sets.clone_from(&self.sets);
-        t.bank_read = self.bank_read;
-        t.seed = self.seed;
-        t.mv = Some(mv);
-        self.undo();
-        // The history the kept result is good for.
-        self.tried.history = self.history;
-    }
-
-    /// Whether making `mv` now may take the kept result of its trial
-    /// (forgotten either way: it is good for one move).
-    #[inline(always)]
-    pub(crate) fn take_tried(&mut self, mv: Move) -> bool {
-        self.tried.mv.is_some() && self.take_kept(mv)
-    }
-
-    fn take_kept(&mut self, mv: Move) -> bool {
-        let t = &mut self.tried;
-        let kept = t.mv.take();
-        kept == Some(mv) && t.history == self.history && t.seed == self.seed
-    }
-
-    /// To be called when statements change the position in place, not as
-    /// a move (`settle`): a move kept from its trial is then stale.
-    pub(crate) fn changed_in_place(&mut self) {
-        self.history += 1;
-    }
-
-    /// Sets the position, frame and locals to those kept by the trial, the
-    /// position before pushed on the undo stack. The kept position is
-    /// swapped in, not copied (the keeping is good for one move, and
-    /// `take_tried` has forgotten it).
-    pub(crate) fn replay_tried(&mut self) {
-        self.push_undo();
-        let t = &mut self.tried;
-        std::mem::swap(&mut self.pos.counts, &mut t.after.counts);
-        let changed = t.vars_changed;
-        if changed {
-            std::mem::swap(&mut self.pos.vars, &mut t.after.vars);
-        }
-        self.pos.turn = t.after.turn;
-        self.f = t.frame.expect("kept with the move");
-        self.locals.copy_from_slice(&t.locals);
-        self.sets.copy_from_slice(&t.sets);
-        self.bank_read |= t.bank_read;
-        if changed {
-            self.vars_changed();
-        }
-    }
-
-    /// To be called whenever a state variable may have changed: the state
-    /// gets a version no other values have had, unless nothing holds the
-    /// one it has.
-    #[inline]
-    pub(crate) fn vars_changed(&mut self) {
-        if self.vars_claimed {
-            self.versions += 1;
-            self.vars_version = self.versions;
-            self.vars_claimed = false;
-        }
-    }
-
-    /// Unmakes the last move made. Returns false when there is none.
-    #[inline]
-    pub(crate) fn undo(&mut self) -> bool {
-        let Some((t, version)) = self.undo_turns.pop() else {
-            return false;
-        };
-        self.history += 1;
-        self.forget_prints(self.undo_turns.len());
-        let n = self.pos.counts.len();
-        let at = self.undo_counts.len() - n;
-        self.pos.counts.copy_from_slice(&self.undo_counts[at..]);
-        self.undo_counts.truncate(at);
-        let v = self.pos.vars.len();
-        if v > 0 {
-            let at = self.undo_vars.len() - v;
-            self.pos.vars.copy_from_slice(&self.undo_vars[at..]);
-            self.undo_vars.truncate(at);
-        }
-        self.vars_version = version;
-        self.vars_claimed = true;
-        self.pos.turn = t;
-        true
-    }
-
     /// The next number drawn from the game's seed. It depends only on the
     /// seed, the ply and how many draws this move made before, so a move that
     /// is tried and then made draws the same numbers both times.
@@ -563,68 +411,6 @@ impl Vm {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
-    }
-
-    /// How many times the current position occurred before in this game
-    /// (the same counters, state and player to move, in the same phase).
-    /// `keys`: a key for each count (the program's hash keys).
-    pub(crate) fn repetitions(&mut self, keys: &[u64]) -> usize {
-        let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
-        if self.seen.is_empty() {
-            self.seen = vec![0; 1 << SEEN_BITS];
-        }
-        for k in self.undo_prints.len()..self.undo_turns.len() {
-            let print = fingerprint(keys, &self.undo_counts[k * n..(k + 1) * n], &self.undo_turns[k].0);
-            let slot = &mut self.seen[seen_slot(print)];
-            self.undo_chain.push(*slot);
-            *slot = k as u32 + 1;
-            self.undo_prints.push(print);
-        }
-        let here = fingerprint(keys, &self.pos.counts, &self.pos.turn);
-        let mut next = self.seen[seen_slot(here)];
-        let mut times = 0;
-        while next != 0 {
-            let k = next as usize - 1;
-            let t = self.undo_turns[k].0;
-            if self.undo_prints[k] == here
-                && t.to_move == self.pos.turn.to_move
-                && t.phase == self.pos.turn.phase
-                && self.undo_counts[k * n..(k + 1) * n] == self.pos.counts[..]
-                && self.undo_vars[k * v..(k + 1) * v] == self.pos.vars[..]
-            {
-                times += 1;
-            }
-            next = self.undo_chain[k];
-        }
-        times
-    }
-
-    /// Drops the prints of the saved positions from the `keep`-th on.
-    #[inline]
-    fn forget_prints(&mut self, keep: usize) {
-        while self.undo_prints.len() > keep {
-            let print = self.undo_prints.pop().expect("longer than keep");
-            let before = self.undo_chain.pop().expect("as long as the prints");
-            self.seen[seen_slot(print)] = before;
-        }
-    }
-
-    /// Swaps the position with the one saved last on the undo stack (the
-    /// position before the move being made); swapping again swaps back.
-    pub(crate) fn swap_with_saved(&mut self) -> bool {
-        let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
-        let Some((t, version)) = self.undo_turns.last_mut() else { return false };
-        std::mem::swap(t, &mut self.pos.turn);
-        std::mem::swap(version, &mut self.vars_version);
-        self.history += 1;
-        // The saved position changes: its fingerprint is made again.
-        self.forget_prints(self.undo_turns.len() - 1);
-        let at = self.undo_counts.len() - n;
-        self.undo_counts[at..].swap_with_slice(&mut self.pos.counts);
-        let at = self.undo_vars.len() - v;
-        self.undo_vars[at..].swap_with_slice(&mut self.pos.vars);
-        self.vars_claimed = true;
-        true
     }
 
     /// An empty buffer from the pool.
