@@ -107,7 +107,8 @@ impl Vm {
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
         t.vars_changed = self.vars_version != self.undo_turns.last().expect("a trial pushes the position").1;
         // Buffers of the position's lengths, for `undo` to copy into (the
-        // state only if it changed: else `undo` leaves it as it is).
+        // state only if it changed: else it already holds the values the
+        // undo gives back, and a shared copy is not copied back at all).
         t.after.counts.resize(n, 0);
         std::mem::swap(&mut t.after.counts, &mut self.pos.counts);
         if t.vars_changed {
