@@ -119,10 +119,15 @@ impl Compiler {
                 _ => {}
             }
         }
+        // The values of per-site state first, then those of one value: the
+        // executor saves the two parts apart (the first, shared by the saved
+        // positions that hold the same values; see `Vm::site_vars`).
         let mut offset = 0;
-        for v in &mut self.game.state {
-            v.offset = offset;
-            offset += if v.per_site { self.game.sites.len() } else { 1 };
+        for per_site in [true, false] {
+            for v in self.game.state.iter_mut().filter(|v| v.per_site == per_site) {
+                v.offset = offset;
+                offset += if per_site { self.game.sites.len() } else { 1 };
+            }
         }
         let layouts: Vec<&LayoutDecl> = items
             .iter()

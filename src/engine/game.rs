@@ -426,6 +426,11 @@ impl Game {
         self.state.iter().map(|v| if v.per_site { self.sites.len() } else { 1 }).sum()
     }
 
+    /// How many of those values are of per-site state: they come first.
+    pub fn site_state_slots(&self) -> usize {
+        self.state.iter().filter(|v| v.per_site).count() * self.sites.len()
+    }
+
     pub fn site_by_name(&self, name: &str) -> Option<SiteId> {
         self.sites.iter().position(|s| s.name == name).map(|i| i as SiteId)
     }

@@ -247,7 +247,7 @@ impl Engine {
 
     fn build(prog: Arc<Program>, game: Arc<Game>, seed: u64) -> Result<Self, Halt> {
         let mut vm = Vm::new(game.sites.len(), game.colours, game.state_slots(), prog.locals, seed);
-        vm.share_state = !game.state.is_empty() && game.state.iter().all(|v| v.per_site);
+        vm.site_vars = game.site_state_slots();
         vm.memo = vm::Memo::new(prog.memos);
         let mut e = Engine { game, prog, vm: Box::new(vm) };
         // Setup draws from its own stream, apart from the first move's.
@@ -261,7 +261,7 @@ impl Engine {
                     e.vm.pos.vars[offset + i] = site.owner.map_or(Value::None, Value::Player);
                 }
             }
-            e.vm.vars_changed();
+            e.vm.site_vars_changed();
         }
         program::run(&e.prog.setup, &e.prog, &mut e.vm).map_err(Fault::halt)?;
         // `start P` in the setup: P begins.
@@ -306,7 +306,7 @@ impl Engine {
         }
         self.vm.push_undo();
         self.vm.pos = pos;
-        self.vm.vars_changed();
+        self.vm.site_vars_changed();
         Ok(())
     }
 

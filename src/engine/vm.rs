@@ -118,35 +118,44 @@ pub(crate) struct Vm {
     pub sets: Vec<SetV>,
     pub f: Frame,
     undo_counts: Vec<i32>,
-    /// The state variables of the saved positions: copies, one after the
-    /// other, each as long as `pos.vars`. Where `share_state`, a position
-    /// saved with the values of the one saved before it (the same version:
-    /// the move between them changed no state) shares its copy: per-site
-    /// state is the most of a position to copy.
+    /// The state variables of the saved positions. Where `site_vars` is 0,
+    /// copies of all of them, one after the other, each as long as
+    /// `pos.vars`. Else copies of the per-site values alone (the first
+    /// `site_vars`), which saved positions share where they hold the same
+    /// values (see `copy_versions`): per-site state is the most of a
+    /// position to copy, and most moves leave it as it is.
     undo_vars: Vec<Value>,
     /// Each saved position's turn, and the version of the state variables
     /// (see [`vars_changed`](Self::vars_changed)) when it was saved: one
     /// stack, one push a move.
     undo_turns: Vec<(Turn, u64)>,
-    /// Which copy of `undo_vars` holds each saved position's state, when
-    /// copies are shared (`share_state`; else the k-th holds the k-th's).
+    /// Where `site_vars` is not 0: which copy of `undo_vars` holds each
+    /// saved position's per-site values; the version of those values each
+    /// copy holds ([`site_vars_changed`](Self::site_vars_changed)); and
+    /// each saved position's values of one value (the last of `pos.vars`),
+    /// copied at every push (most moves change them: counters in hand,
+    /// where to resume).
     undo_copies: Vec<u32>,
-    /// Whether saved positions share copies of the state: for games whose
-    /// state is all kept for every site (a hole closed, an uur), which most
-    /// moves leave as it is. Where there is state of one value as well (the
-    /// counters in hand, where to resume), most moves change that, so every
-    /// push would copy anyway and sharing costs more than it saves.
-    pub share_state: bool,
+    copy_versions: Vec<u64>,
+    undo_scalars: Vec<Value>,
+    /// How many of the state's values (the first) are of per-site state,
+    /// saved in copies the saved positions share; 0 in a game without it,
+    /// whose state is copied whole at every push.
+    pub site_vars: usize,
     /// Which values the state variables hold: a number handed out anew at
     /// each change, and given back by an undo, so that equal versions mean
     /// equal values (what a sowing table made for the state's values asks).
     pub vars_version: u64,
+    /// The same for the per-site values alone: a change of a value of one
+    /// value keeps it, so that positions apart by one share a copy.
+    pub sites_version: u64,
     versions: u64,
     /// Whether anything may hold `vars_version` (the undo stack, a table
-    /// made for the state): only then must a change hand out a new one, so
-    /// that the many changes of one move (`each` sets a hand's count at
-    /// every counter) cost one.
+    /// made for the state), or `sites_version` (a copy): only then must a
+    /// change hand out a new one, so that the many changes of one move
+    /// (`each` sets a hand's count at every counter) cost one.
     pub vars_claimed: bool,
+    sites_claimed: bool,
     /// A fingerprint of each saved position, made when `repetitions` first
     /// compares it, so that most comparisons are one number (only the rules
     /// that read `repetitions` pay for it). The prints fall in 2^SEEN_BITS
@@ -275,10 +284,14 @@ impl Clone for Vm {
             undo_vars: self.undo_vars.clone(),
             undo_turns: self.undo_turns.clone(),
             undo_copies: self.undo_copies.clone(),
-            share_state: self.share_state,
+            copy_versions: self.copy_versions.clone(),
+            undo_scalars: self.undo_scalars.clone(),
+            site_vars: self.site_vars,
             vars_version: self.vars_version,
+            sites_version: self.sites_version,
             versions: self.versions,
             vars_claimed: true,
+            sites_claimed: true,
             undo_prints: self.undo_prints.clone(),
             undo_chain: self.undo_chain.clone(),
             seen: self.seen.clone(),
@@ -317,10 +330,14 @@ impl Vm {
             undo_vars: Vec::with_capacity(state_slots * 256),
             undo_turns: Vec::with_capacity(256),
             undo_copies: Vec::with_capacity(256),
-            share_state: false,
+            copy_versions: Vec::with_capacity(256),
+            undo_scalars: Vec::new(),
+            site_vars: 0,
             vars_version: 0,
+            sites_version: 0,
             versions: 0,
             vars_claimed: true,
+            sites_claimed: true,
             undo_prints: Vec::new(),
             undo_chain: Vec::new(),
             seen: Vec::new(),

@@ -243,7 +243,7 @@ impl Lower<'_> {
                             let v = dec(ty, value.get(p, vm)?);
                             if vm.pos.vars[offset + s as usize] != v {
                                 vm.pos.vars[offset + s as usize] = v;
-                                vm.vars_changed();
+                                vm.site_vars_changed();
                             }
                             Ok(())
                         })
@@ -265,7 +265,7 @@ impl Lower<'_> {
                         vm.pos.vars.swap(offset + a, offset + b);
                     }
                     if !per_site.is_empty() {
-                        vm.vars_changed();
+                        vm.site_vars_changed();
                     }
                     Ok(())
                 })

@@ -56,8 +56,9 @@ pub(crate) struct Tried {
     pub seed: u64,
     pub after: Position,
     /// Whether the statements changed a state variable (handed out a new
-    /// version, see [`Vm::vars_changed`]).
+    /// version, see [`Vm::vars_changed`]), and a per-site one.
     pub vars_changed: bool,
+    pub sites_changed: bool,
     pub frame: Option<Frame>,
     pub locals: Vec<i64>,
     pub sets: Vec<SetV>,
@@ -71,7 +72,7 @@ impl Vm {
         self.undo_counts.extend_from_slice(&self.pos.counts);
         // Most games keep no state: nothing to copy or share.
         if !self.pos.vars.is_empty() {
-            if self.share_state {
+            if self.site_vars > 0 {
                 self.save_vars();
             } else {
                 self.undo_vars.extend_from_slice(&self.pos.vars);
@@ -81,20 +82,25 @@ impl Vm {
         self.vars_claimed = true;
     }
 
-    /// Saves the state's values for a position pushed now: in the copy
-    /// saved last if they are its values (the same version), else in a new
-    /// one. Not inlined: the push of games without shared copies stays as
-    /// small as it was (it is inlined where moves are made and tried).
+    /// Saves the state's values for a position pushed now: the per-site
+    /// ones in the copy saved last if they are its values (the same
+    /// version), else in a new one; those of one value each time. Not
+    /// inlined: the push of games without per-site state stays as small as
+    /// it was (it is inlined where moves are made and tried).
     #[inline(never)]
     fn save_vars(&mut self) {
-        let copy = match (self.undo_turns.last(), self.undo_copies.last()) {
-            (Some(&(_, version)), Some(&copy)) if version == self.vars_version => copy,
-            (_, below) => {
-                self.undo_vars.extend_from_slice(&self.pos.vars);
-                below.map_or(0, |b| b + 1)
-            }
-        };
-        self.undo_copies.push(copy);
+        let ps = self.site_vars;
+        // The copy saved last is the one of the position on top.
+        if self.copy_versions.last() != Some(&self.sites_version) {
+            self.undo_vars.extend_from_slice(&self.pos.vars[..ps]);
+            self.copy_versions.push(self.sites_version);
+        }
+        self.undo_copies.push((self.copy_versions.len() - 1) as u32);
+        self.sites_claimed = true;
+        // One by one: there are few (a slice would be copied by a call).
+        for &x in &self.pos.vars[ps..] {
+            self.undo_scalars.push(x);
+        }
     }
 
     /// Keeps what the statements of `mv`, just run by a trial from the
@@ -106,14 +112,20 @@ impl Vm {
         let t = &mut self.tried;
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
         t.vars_changed = self.vars_version != self.undo_turns.last().expect("a trial pushes the position").1;
+        t.sites_changed = self.site_vars > 0
+            && self.sites_version != *self.copy_versions.last().expect("a trial pushes the position");
         // Buffers of the position's lengths, for `undo` to copy into (the
         // state only if it changed: else it already holds the values the
         // undo gives back, and a shared copy is not copied back at all).
         t.after.counts.resize(n, 0);
         std::mem::swap(&mut t.after.counts, &mut self.pos.counts);
-        if t.vars_changed {
+        if t.vars_changed && (self.site_vars == 0 || t.sites_changed) {
             t.after.vars.resize(v, Value::None);
             std::mem::swap(&mut t.after.vars, &mut self.pos.vars);
+        } else if t.vars_changed {
+            // Only values of one value changed: the undo copies those
+            // back, not the per-site ones, so they stay in place.
+            t.after.vars.clone_from(&self.pos.vars);
         }
         t.after.turn = self.pos.turn;
         t.frame = Some(self.f);
@@ -155,7 +167,7 @@ impl Vm {
         self.push_undo();
         let t = &mut self.tried;
         std::mem::swap(&mut self.pos.counts, &mut t.after.counts);
-        let changed = t.vars_changed;
+        let (changed, sites_changed) = (t.vars_changed, t.sites_changed);
         if changed {
             std::mem::swap(&mut self.pos.vars, &mut t.after.vars);
         }
@@ -166,6 +178,9 @@ impl Vm {
         self.bank_read |= t.bank_read;
         if changed {
             self.vars_changed();
+        }
+        if sites_changed {
+            self.new_sites_version();
         }
     }
 
@@ -178,6 +193,23 @@ impl Vm {
             self.versions += 1;
             self.vars_version = self.versions;
             self.vars_claimed = false;
+        }
+    }
+
+    /// To be called whenever a per-site state variable may have changed:
+    /// both versions change.
+    #[inline]
+    pub(crate) fn site_vars_changed(&mut self) {
+        self.vars_changed();
+        self.new_sites_version();
+    }
+
+    #[inline]
+    fn new_sites_version(&mut self) {
+        if self.sites_claimed {
+            self.versions += 1;
+            self.sites_version = self.versions;
+            self.sites_claimed = false;
         }
     }
 
@@ -194,7 +226,7 @@ impl Vm {
         self.pos.counts.copy_from_slice(&self.undo_counts[at..]);
         self.undo_counts.truncate(at);
         let v = self.pos.vars.len();
-        if v > 0 && self.share_state {
+        if self.site_vars > 0 {
             self.restore_vars(version);
         } else if v > 0 {
             let at = self.undo_vars.len() - v;
@@ -212,14 +244,28 @@ impl Vm {
     /// [`save_vars`](Self::save_vars)).
     #[inline(never)]
     fn restore_vars(&mut self, version: u64) {
-        let v = self.pos.vars.len();
+        let ps = self.site_vars;
         let copy = self.undo_copies.pop().expect("one a saved position") as usize;
         // The same version: the same values, nothing to copy back.
-        if version != self.vars_version {
-            self.pos.vars.copy_from_slice(&self.undo_vars[copy * v..(copy + 1) * v]);
+        let saved = self.copy_versions[copy];
+        if saved != self.sites_version {
+            self.pos.vars[..ps].copy_from_slice(&self.undo_vars[copy * ps..(copy + 1) * ps]);
+            self.sites_version = saved;
         }
-        // The copies the positions still saved hold.
-        self.undo_vars.truncate(self.undo_copies.last().map_or(0, |&b| b as usize + 1) * v);
+        self.sites_claimed = true;
+        // Those of one value, one by one from the last (as `save_vars`).
+        let same = version == self.vars_version;
+        for x in self.pos.vars[ps..].iter_mut().rev() {
+            let saved = self.undo_scalars.pop().expect("saved with the position");
+            if !same {
+                *x = saved;
+            }
+        }
+        // The copy, unless the position below shares it.
+        if self.undo_copies.last() != Some(&(copy as u32)) {
+            self.copy_versions.truncate(copy);
+            self.undo_vars.truncate(copy * ps);
+        }
     }
 
     /// How many times the current position occurred before in this game
@@ -243,18 +289,29 @@ impl Vm {
         while next != 0 {
             let k = next as usize - 1;
             let t = self.undo_turns[k].0;
-            let vars = if self.share_state { self.undo_copies[k] as usize } else { k } * v;
             if self.undo_prints[k] == here
                 && t.to_move == self.pos.turn.to_move
                 && t.phase == self.pos.turn.phase
                 && self.undo_counts[k * n..(k + 1) * n] == self.pos.counts[..]
-                && self.undo_vars[vars..vars + v] == self.pos.vars[..]
+                && self.saved_vars_equal(k, v)
             {
                 times += 1;
             }
             next = self.undo_chain[k];
         }
         times
+    }
+
+    /// Whether the `k`-th saved position's state holds the current values
+    /// (`v` of them).
+    fn saved_vars_equal(&self, k: usize, v: usize) -> bool {
+        let ps = self.site_vars;
+        if ps == 0 {
+            return self.undo_vars[k * v..(k + 1) * v] == self.pos.vars[..];
+        }
+        let (copy, m) = (self.undo_copies[k] as usize, v - ps);
+        self.undo_vars[copy * ps..(copy + 1) * ps] == self.pos.vars[..ps]
+            && self.undo_scalars[k * m..(k + 1) * m] == self.pos.vars[ps..]
     }
 
     /// Drops the prints of the saved positions from the `keep`-th on.
@@ -282,17 +339,27 @@ impl Vm {
         self.forget_prints(top);
         let at = self.undo_counts.len() - n;
         self.undo_counts[at..].swap_with_slice(&mut self.pos.counts);
-        if self.share_state && !same {
+        let ps = self.site_vars;
+        if ps > 0 {
             let mut copy = self.undo_copies[top] as usize;
-            // A copy shared with the position saved below is copied first:
-            // that one must keep its values.
-            if top > 0 && self.undo_copies[top - 1] as usize == copy {
-                self.undo_vars.extend_from_within(copy * v..(copy + 1) * v);
-                copy += 1;
-                self.undo_copies[top] = copy as u32;
+            if self.copy_versions[copy] != self.sites_version {
+                // A copy shared with the position saved below is copied
+                // first: that one must keep its values.
+                if top > 0 && self.undo_copies[top - 1] as usize == copy {
+                    self.undo_vars.extend_from_within(copy * ps..(copy + 1) * ps);
+                    self.copy_versions.push(self.copy_versions[copy]);
+                    copy += 1;
+                    self.undo_copies[top] = copy as u32;
+                }
+                self.undo_vars[copy * ps..(copy + 1) * ps].swap_with_slice(&mut self.pos.vars[..ps]);
+                std::mem::swap(&mut self.copy_versions[copy], &mut self.sites_version);
             }
-            self.undo_vars[copy * v..(copy + 1) * v].swap_with_slice(&mut self.pos.vars);
-        } else if !self.share_state {
+            if !same {
+                let at = self.undo_scalars.len() - (v - ps);
+                self.undo_scalars[at..].swap_with_slice(&mut self.pos.vars[ps..]);
+            }
+            self.sites_claimed = true;
+        } else {
             let at = self.undo_vars.len() - v;
             self.undo_vars[at..].swap_with_slice(&mut self.pos.vars);
         }
