@@ -301,7 +301,12 @@ impl Lower<'_> {
             && except.is_none()
             && self.g.colours == 1
             && (dynamic.is_empty() || keyed.is_some());
-        let sow = Sow { trk, start, fixed, dynamic, except, keyed, each, it, ordered: s.ordered, base, np, simple };
+        // Skips that read per-site state alone: their tables are good while
+        // its version stands, whatever a value of one value does.
+        let per_site = self.g.site_state_slots();
+        let by_sites = keyed.as_ref().is_some_and(|r| per_site > 0 && r.iter().all(|&(a, l)| a + l <= per_site));
+        let sow =
+            Sow { trk, start, fixed, dynamic, except, keyed, by_sites, each, it, ordered: s.ordered, base, np, simple };
         // The commonest sowing: every counter of a site of one colour, one
         // lap, skips fixed for the track and mover: `Sow::lap`'s steps for
         // that case alone, in its order.
@@ -415,6 +420,10 @@ struct Sow {
     /// When every skip of `dynamic` reads only state (and what is fixed):
     /// the places of that state, for the tables kept in `Vm::kept`.
     keyed: Option<Box<[(usize, usize)]>>,
+    /// Whether all of `keyed` is per-site state: its tables then go by
+    /// [`Vm::sites_version`], which a change of a value of one value (a
+    /// hand, a flag set at every move) keeps.
+    by_sites: bool,
     each: Block,
     it: usize,
     ordered: bool,
@@ -433,6 +442,7 @@ impl Sow {
     /// changed since. False when a skip went wrong for some site of the
     /// track: then the sowing asks the skips site by site, so that a skip
     /// goes wrong only where the sowing reaches it.
+    #[inline(always)]
     fn keep_table(
         &self,
         p: &Program,
@@ -442,54 +452,78 @@ impl Sow {
         fixed: &SowTable,
         ranges: &[(usize, usize)],
     ) -> bool {
+        // The same version of the state (a relay's later laps): the same
+        // values, not compared, and the table not moved out and back.
+        let version = if self.by_sites { vm.sites_version } else { vm.vars_version };
+        match vm.kept.get(at) {
+            Some(k) if k.made && k.version == version => {
+                let ok = !k.failed;
+                vm.claim_versions(self.by_sites);
+                ok
+            }
+            _ => self.make_table(p, vm, at, track, fixed, ranges, version),
+        }
+    }
+
+    /// [`keep_table`](Self::keep_table) when the state's version is not the
+    /// table's: the values compared, and the table made again if they
+    /// differ.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn make_table(
+        &self,
+        p: &Program,
+        vm: &mut Vm,
+        at: usize,
+        track: &Track,
+        fixed: &SowTable,
+        ranges: &[(usize, usize)],
+        version: u64,
+    ) -> bool {
         if vm.kept.len() <= at {
             vm.kept.resize_with(p.sow_tables.len(), KeptTable::default);
         }
-        // The same version of the state (a relay's later laps): the same
-        // values, not compared, and the table not moved out and back.
-        let version = vm.vars_version;
-        if !(vm.kept[at].made && vm.kept[at].version == version) {
-            let mut kept = std::mem::take(&mut vm.kept[at]);
-            if !(kept.made && same_state(&kept.key, ranges, &vm.pos.vars)) {
-                kept.key.clear();
-                for &(a, l) in ranges {
-                    kept.key.extend_from_slice(&vm.pos.vars[a..a + l]);
-                }
-                kept.made = true;
-                kept.failed = false;
-                kept.tab.skipped.clear();
-                let it = vm.locals[self.it];
-                'sites: for (i, &site) in track.sites.iter().enumerate() {
-                    let mut skip = fixed.skipped[i];
-                    if !skip {
-                        vm.locals[self.it] = site as i64;
-                        for c in &self.dynamic {
-                            match c.get(p, vm) {
-                                Ok(0) => {}
-                                Ok(_) => {
-                                    skip = true;
-                                    break;
-                                }
-                                Err(_) => {
-                                    kept.failed = true;
-                                    break 'sites;
-                                }
+        let mut kept = std::mem::take(&mut vm.kept[at]);
+        if !(kept.made && same_state(&kept.key, ranges, &vm.pos.vars)) {
+            kept.key.clear();
+            for &(a, l) in ranges {
+                kept.key.extend_from_slice(&vm.pos.vars[a..a + l]);
+            }
+            kept.made = true;
+            kept.failed = false;
+            kept.tab.skipped.clear();
+            let it = vm.locals[self.it];
+            'sites: for (i, &site) in track.sites.iter().enumerate() {
+                let mut skip = fixed.skipped[i];
+                if !skip {
+                    vm.locals[self.it] = site as i64;
+                    for c in &self.dynamic {
+                        match c.get(p, vm) {
+                            Ok(0) => {}
+                            Ok(_) => {
+                                skip = true;
+                                break;
+                            }
+                            Err(_) => {
+                                kept.failed = true;
+                                break 'sites;
                             }
                         }
                     }
-                    kept.tab.skipped.push(skip);
                 }
-                vm.locals[self.it] = it;
-                if !kept.failed {
-                    kept.tab.link(track.cyclic);
-                    kept.tab.by_site(track, track.position.len());
-                }
+                kept.tab.skipped.push(skip);
             }
-            kept.version = version;
-            vm.kept[at] = kept;
+            vm.locals[self.it] = it;
+            if !kept.failed {
+                kept.tab.link(track.cyclic);
+                kept.tab.by_site(track, track.position.len());
+            }
         }
-        vm.vars_claimed = true;
-        !vm.kept[at].failed
+        kept.version = version;
+        let ok = !kept.failed;
+        vm.kept[at] = kept;
+        vm.claim_versions(self.by_sites);
+        ok
     }
 
     /// Track `t`, and this statement's table for it and the mover (made on

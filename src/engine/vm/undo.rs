@@ -204,6 +204,17 @@ impl Vm {
         self.new_sites_version();
     }
 
+    /// Something (a sowing table) now holds the state's version, or the
+    /// per-site values' version if `sites`: a change must hand out another.
+    #[inline(always)]
+    pub(crate) fn claim_versions(&mut self, sites: bool) {
+        if sites {
+            self.sites_claimed = true;
+        } else {
+            self.vars_claimed = true;
+        }
+    }
+
     #[inline]
     fn new_sites_version(&mut self) {
         if self.sites_claimed {
