@@ -175,20 +175,7 @@ fn functions_of_a_site() {
     // The message names the member as the rule file would: `a[5]`.
     let game = compile("tests/engine/site-functions.mancala", &[], &[("bold", "true")]);
     let message = (0..50u64)
-        .find_map(|seed| {
-            let mut e = Engine::with_seed(game.clone(), seed).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            loop {
-                match e.sample_move(&mut rng) {
-                    Ok(Some(mv)) => {
-                        if let Err(h) = e.apply(mv) {
-                            return Some(format!("{h:?}"));
-                        }
-                    }
-                    _ => return None,
-                }
-            }
-        })
+        .find_map(|seed| move_gone_wrong(&game, seed))
         .expect("some game asks next-over(last) at the end of a row");
     assert!(message.contains("has no member 5"), "{message}");
 }
@@ -1019,20 +1006,60 @@ fn parts_written_twice_worked_out_once() {
     risky_boards_as_written("tests/engine/repeats.mancala");
 }
 
+/// Functions of `origin` alone, looked up in tables by it, and `origin`
+/// read in place (tests/engine/origins.mancala), against the program that
+/// works every part out; with `risky`, a step from the origin goes wrong
+/// now and then, where it would have.
+#[test]
+fn functions_of_the_origin() {
+    let file = "tests/engine/origins.mancala";
+    let plies = boards_as_written(file, 60);
+    assert!(plies > 5_000, "only {plies} plies played");
+    // With `risky`, some games go wrong part way, at the step.
+    let game = compile(file, &[], &[("risky", "true")]);
+    let failed: Vec<String> = (0..40u64).filter_map(|seed| move_gone_wrong(&game, seed)).collect();
+    assert!(!failed.is_empty(), "no game went wrong with `risky`");
+    assert!(failed.iter().all(|m| m.contains("is not on track")), "{failed:?}");
+}
+
+/// What the first move of a random game (drawn with `seed`) that went wrong
+/// said, made or tried while drawn; `None` if the game ended first.
+fn move_gone_wrong(game: &Arc<mancala::engine::game::Game>, seed: u64) -> Option<String> {
+    let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    loop {
+        let mv = match e.sample_move(&mut rng) {
+            Ok(Some(mv)) => mv,
+            Ok(None) => return None,
+            Err(h) => return Some(format!("{h:?}")),
+        };
+        if let Err(h) = e.apply(mv) {
+            return Some(format!("{h:?}"));
+        }
+    }
+}
+
+/// `seeds` random games of `file` on each of five boards (option `k`), with
+/// and without `risky`, against the program as written: the plies played.
+fn boards_as_written(file: &str, seeds: u64) -> usize {
+    let mut plies = 0;
+    for k in ["2", "3", "4", "6", "8"] {
+        for risky in ["false", "true"] {
+            let game = compile(file, &[], &[("k", k), ("risky", risky)]);
+            for seed in 0..seeds {
+                plies += as_written(&game, seed, 300, &format!("k {k} risky {risky}"));
+            }
+        }
+    }
+    plies
+}
+
 /// Random games of `file` (options `k`, pits a side, and `risky`, which
 /// makes a part go wrong now and then off a track) on five boards, with
 /// and without `risky`, against the program as written ([`as_written`]);
 /// with `risky`, some go wrong part way; both of its moves are made.
 fn risky_boards_as_written(file: &str) {
-    let mut plies = 0;
-    for k in ["2", "3", "4", "6", "8"] {
-        for risky in ["false", "true"] {
-            let game = compile(file, &[], &[("k", k), ("risky", risky)]);
-            for seed in 0..30 {
-                plies += as_written(&game, seed, 300, &format!("k {k} risky {risky}"));
-            }
-        }
-    }
+    let plies = boards_as_written(file, 30);
     assert!(plies > 5_000, "only {plies} plies played");
     fail_part_way(file, "risky", "is not on track");
     // Both kinds of move are made.

@@ -590,10 +590,18 @@ impl Game {
     /// built-in name), and nothing else that changes during play: no
     /// counts, no state.
     pub fn reads_only_site(&self, e: &Expr, var: &Expr) -> bool {
+        self.reads_only_var(e, var, false)
+    }
+
+    /// As [`reads_only_site`](Self::reads_only_site), the mover allowed
+    /// too if `mover`.
+    pub fn reads_only_var(&self, e: &Expr, var: &Expr, mover: bool) -> bool {
         let mut state = Vec::new();
         let ok = match var {
-            Expr::Local(v) => self.reads_only(e, &|s| s == *v, &|_| false, &mut state),
-            Expr::Builtin(v) => self.reads_only(e, &|_| false, &|b| b == *v, &mut state),
+            Expr::Local(v) => self.reads_only(e, &|s| s == *v, &|b| mover && b == Builtin::Mover, &mut state),
+            Expr::Builtin(v) => {
+                self.reads_only(e, &|_| false, &|b| b == *v || (mover && b == Builtin::Mover), &mut state)
+            }
             _ => false,
         };
         ok && state.is_empty()

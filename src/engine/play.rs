@@ -50,7 +50,9 @@ fn apply_inner(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
 }
 
 /// What follows a move's statements: the ply counted, whose turn is next,
-/// phase changes, `end`s and rounds.
+/// phase changes, `end`s and rounds. Inlined where moves are made: a call
+/// here was two percent of a short game's ply.
+#[inline(always)]
 fn after_statements(p: &Program, vm: &mut Vm, mover: u8) -> Res<()> {
     let np = p.players;
     vm.pos.turn.ply += 1;

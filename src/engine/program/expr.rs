@@ -16,8 +16,8 @@ use crate::syntax::ast::Quant;
 
 /// A value read in place: a constant, a local variable, the mover,
 /// `opponent(mover)` (a game of two players: the checker allows
-/// `opponent` in no other), `next`, `last`.
-#[derive(Clone, Copy)]
+/// `opponent` in no other), `next`, `last`, `origin`.
+#[derive(Clone, Copy, PartialEq)]
 pub(crate) enum Leaf {
     Const(i64),
     Local(usize),
@@ -25,6 +25,7 @@ pub(crate) enum Leaf {
     Opponent,
     Next,
     Last,
+    Origin,
 }
 
 impl Leaf {
@@ -37,6 +38,7 @@ impl Leaf {
             Leaf::Opponent => Ok(1 - vm.f.mover as i64),
             Leaf::Next => Ok(vm.f.next as i64),
             Leaf::Last => last(vm),
+            Leaf::Origin => origin(vm),
         }
     }
 
@@ -204,6 +206,14 @@ pub(crate) fn last(vm: &Vm) -> Res<i64> {
     Ok(vm.f.last as i64)
 }
 
+#[inline(always)]
+pub(crate) fn origin(vm: &Vm) -> Res<i64> {
+    if vm.f.origin == NO_SITE {
+        return Err(Fault::error("`origin` is used before any sowing of this move".into()));
+    }
+    Ok(vm.f.origin as i64)
+}
+
 /// A value as the program holds it (see [`crate::engine::vm::NONE`]).
 pub(crate) fn enc(v: Value) -> i64 {
     match v {
@@ -317,6 +327,7 @@ impl Lower<'_> {
             Expr::Builtin(Builtin::Mover) => Some(Leaf::Mover),
             Expr::Builtin(Builtin::Next) => Some(Leaf::Next),
             Expr::Builtin(Builtin::Last) => Some(Leaf::Last),
+            Expr::Builtin(Builtin::Origin) => Some(Leaf::Origin),
             // As its closure (`Expr::Opponent` below) reads it.
             Expr::Opponent(x) if matches!(x.unspanned(), Expr::Builtin(Builtin::Mover)) => Some(Leaf::Opponent),
             Expr::Kept(s, x) if !matches!(self.ty(x), Type::Set | Type::Order) => Some(Leaf::Local(*s as usize)),
@@ -408,12 +419,7 @@ impl Lower<'_> {
                 Builtin::Repetitions => Box::new(|p, vm| Ok(vm.repetitions(&p.hash_keys) as i64)),
                 Builtin::Rounds => Box::new(|_, vm| Ok(vm.pos.turn.round as i64)),
                 Builtin::Starter => Box::new(|_, vm| Ok(vm.pos.turn.starter as i64)),
-                Builtin::Origin => Box::new(|_, vm| {
-                    if vm.f.origin == NO_SITE {
-                        return Err(Fault::error("`origin` is used before any sowing of this move".into()));
-                    }
-                    Ok(vm.f.origin as i64)
-                }),
+                Builtin::Origin => Box::new(|_, vm| origin(vm)),
                 Builtin::LastColour => Box::new(|_, vm| {
                     if vm.f.last_colour == NO_COLOUR {
                         return Err(Fault::error("`last-colour` is used before any sowing of this move".into()));

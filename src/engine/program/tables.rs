@@ -1,10 +1,16 @@
 //! Functions of one site, tabulated. An expression whose only variable is
-//! one site (a local variable, or `last`) and that reads nothing else that
+//! one site (a local variable, `last` or `origin`) and that reads nothing else that
 //! changes during play (no counts, no state): `x is pit and index(x) > 8`,
 //! a rule file's `row(x)` or `col(x)`. Its value at every site is worked
 //! out on first use and looked up after, one read instead of a closure per
 //! node. A site where it goes wrong has no value in the table: there it is
 //! evaluated as before, and goes wrong as it would have.
+//!
+//! So are functions of one site or number and the mover (a rule file's
+//! `at(mover, 3, c)`, for the column `c` a sum over a row runs over),
+//! in a table for each player. A number is looked up from 0 to the number
+//! of sites (the range of a row's or column's index); any other is
+//! evaluated.
 //!
 //! And a family's members by their key (`loop[mover]`), looked up in an
 //! array by the key as the program holds it, not searched for; by a player
@@ -24,6 +30,10 @@ const MISSING: i64 = i64::MIN;
 
 /// Nodes below which a lookup saves nothing worth a table.
 const SMALLEST: usize = 3;
+
+/// The same for a table by number or by mover: below this, the
+/// comparisons read in place (`owner(last) == mover`) are as quick.
+const SMALLEST_BY_MOVER: usize = 6;
 
 /// The largest key a family's array of members is made for.
 const KEYS: i64 = 4096;
@@ -92,6 +102,7 @@ impl Lower<'_> {
         let leaf = match &var {
             Expr::Local(s) if self.slots[*s as usize] == Type::Site => Leaf::Local(*s as usize),
             Expr::Builtin(Builtin::Last) => Leaf::Last,
+            Expr::Builtin(Builtin::Origin) => Leaf::Origin,
             _ => return None,
         };
         self.g.reads_only_site(e, &var).then_some(leaf)
@@ -104,8 +115,10 @@ impl Lower<'_> {
     /// that site, in its order. Nothing is joined when functions are not
     /// tabulated.
     pub(super) fn joined_terms<'e>(&self, op: BinOp, terms: &[&'e Expr]) -> Vec<Cow<'e, Expr>> {
+        // The variable: a local's slot, or one of the built-in names.
         let key = |l: Leaf| match l {
             Leaf::Local(s) => Some(s),
+            Leaf::Origin => Some(usize::MAX),
             _ => None,
         };
         // Each term, and the site it is a function of alone (if it is one).
@@ -123,36 +136,98 @@ impl Lower<'_> {
         out.into_iter().map(|(e, _)| e).collect()
     }
 
-    /// Whether [`Lower::site_table`] makes a table of `e`.
-    pub(super) fn is_site_table(&self, e: &Expr) -> bool {
-        nodes(e) >= SMALLEST && self.site_function(e).is_some()
+    /// What a table of `e` is looked up by: the site or number it is a
+    /// function of, and whether it reads the mover too (see the module's
+    /// comment); `None` for any other expression.
+    fn table_key(&self, e: &Expr) -> Option<(Leaf, bool)> {
+        if let Some(leaf) = self.site_function(e) {
+            return Some((leaf, false));
+        }
+        if !self.tables || self.ty(e) == Type::Set || nodes(e) < SMALLEST_BY_MOVER {
+            return None;
+        }
+        let mut vars = Vec::new();
+        if !variables(e, &mut vars) {
+            return None;
+        }
+        let is_mover = |v: &Expr| matches!(v, Expr::Builtin(Builtin::Mover));
+        let mover = vars.iter().any(is_mover);
+        let [var] = &vars.iter().filter(|v| !is_mover(v)).collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let leaf = match var {
+            Expr::Local(s) if matches!(self.slots[*s as usize], Type::Site | Type::Int) => Leaf::Local(*s as usize),
+            Expr::Builtin(Builtin::Last) => Leaf::Last,
+            Expr::Builtin(Builtin::Origin) => Leaf::Origin,
+            _ => return None,
+        };
+        self.g.reads_only_var(e, var, mover).then_some((leaf, mover))
     }
 
-    /// `e` as a lookup in a table by its site, if it is a function of one
-    /// site alone (see the module's comment).
+    /// Whether [`Lower::site_table`] makes a table of `e`.
+    pub(super) fn is_site_table(&self, e: &Expr) -> bool {
+        nodes(e) >= SMALLEST && self.table_key(e).is_some()
+    }
+
+    /// `e` as a lookup in a table by its site (or number, and the mover),
+    /// if it is a function of those alone (see the module's comment).
     pub(super) fn site_table(&mut self, e: &Expr) -> Option<Fx> {
         if nodes(e) < SMALLEST {
             return None;
         }
-        let leaf = self.site_function(e)?;
+        let (leaf, mover) = self.table_key(e)?;
         // The function itself, evaluated where the table has no value.
         self.tables = false;
         let f = self.x(e);
         self.tables = true;
         let n = self.g.sites.len();
         let table: OnceLock<Box<[i64]>> = OnceLock::new();
+        if !mover {
+            return Some(Box::new(move |p, vm| {
+                if let Ok(v) = leaf.get(vm)
+                    && (0..n as i64).contains(&v)
+                {
+                    let r = table.get_or_init(|| tabulate(p, vm, &f, leaf, n, 1))[v as usize];
+                    if r != MISSING {
+                        return Ok(r);
+                    }
+                }
+                f(p, vm)
+            }));
+        }
+        let players = self.g.players.len();
         Some(Box::new(move |p, vm| {
             if let Ok(v) = leaf.get(vm)
                 && (0..n as i64).contains(&v)
+                && let Some(&r) = table
+                    .get_or_init(|| tabulate(p, vm, &f, leaf, n, players))
+                    .get(vm.f.mover as usize * n + v as usize)
+                && r != MISSING
             {
-                let r = table.get_or_init(|| tabulate(p, vm, &f, leaf, n))[v as usize];
-                if r != MISSING {
-                    return Ok(r);
-                }
+                return Ok(r);
             }
             f(p, vm)
         }))
     }
+}
+
+/// The variables `e` reads (locals and built-in names), each once; false,
+/// and the search given up, at a third or at a part no table is made of
+/// (a count, state, a loop: see `Game::reads_only_var`).
+fn variables(e: &Expr, out: &mut Vec<Expr>) -> bool {
+    match e {
+        Expr::Local(_) | Expr::Builtin(_) => {
+            if !out.contains(e) {
+                out.push(e.clone());
+            }
+            return out.len() <= 2;
+        }
+        Expr::Count(..) | Expr::State(_) | Expr::SiteState(..) | Expr::Quant(..) | Expr::Filter(..) => return false,
+        _ => {}
+    }
+    let mut ok = true;
+    e.each_child(&mut |c| ok = ok && variables(c, out));
+    ok
 }
 
 /// A family's members in an array by key, for keys of type `key_ty`: at
@@ -171,31 +246,37 @@ fn members_by_key(members: &BTreeMap<Value, Value>, key_ty: Type) -> Members {
     (0..len).map(|k| members.get(&dec(key_ty, k)).map(|v| enc(*v))).collect()
 }
 
-/// The value of `f` with `leaf` at each of the `n` sites (the variable is
-/// given back its value after).
-fn tabulate(p: &Program, vm: &mut Vm, f: &Fx, leaf: Leaf, n: usize) -> Box<[i64]> {
-    let (local, last) = (
-        match leaf {
-            Leaf::Local(s) => Some(s),
-            _ => None,
-        },
-        vm.f.last,
-    );
+/// The value of `f` with `leaf` at each of the `n` sites (or numbers from
+/// 0), for each of `players` movers (one: the mover as it is), by mover
+/// first; the variables are given back their values after.
+fn tabulate(p: &Program, vm: &mut Vm, f: &Fx, leaf: Leaf, n: usize, players: usize) -> Box<[i64]> {
+    let local = match leaf {
+        Leaf::Local(s) => Some(s),
+        _ => None,
+    };
+    let (last, origin, mover) = (vm.f.last, vm.f.origin, vm.f.mover);
     let kept = local.map(|s| vm.locals[s]);
-    let table = (0..n)
-        .map(|site| {
+    let mut table = Vec::with_capacity(n * players);
+    for pl in 0..players {
+        if players > 1 {
+            vm.f.mover = pl as crate::engine::game::PlayerId;
+        }
+        for site in 0..n {
             match local {
                 Some(s) => vm.locals[s] = site as i64,
+                None if leaf == Leaf::Origin => vm.f.origin = site as SiteId,
                 None => vm.f.last = site as SiteId,
             }
-            f(p, vm).unwrap_or(MISSING)
-        })
-        .collect();
+            table.push(f(p, vm).unwrap_or(MISSING));
+        }
+    }
     if let (Some(s), Some(v)) = (local, kept) {
         vm.locals[s] = v;
     }
     vm.f.last = last;
-    table
+    vm.f.origin = origin;
+    vm.f.mover = mover;
+    table.into_boxed_slice()
 }
 
 /// The nodes of an expression, spans aside.

@@ -66,7 +66,7 @@ pub(crate) struct Tried {
 }
 
 impl Vm {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_undo(&mut self) {
         self.history += 1;
         self.undo_counts.extend_from_slice(&self.pos.counts);
