@@ -1,10 +1,10 @@
 //! Functions of one site, tabulated. An expression whose only variable is
-//! one site (a local variable, `last` or `origin`) and that reads nothing else that
-//! changes during play (no counts, no state): `x is pit and index(x) > 8`,
-//! a rule file's `row(x)` or `col(x)`. Its value at every site is worked
-//! out on first use and looked up after, one read instead of a closure per
-//! node. A site where it goes wrong has no value in the table: there it is
-//! evaluated as before, and goes wrong as it would have.
+//! one site (a local variable, `last` or `origin`) and that reads nothing
+//! else that changes during play (no counts, no state): `x is pit and
+//! index(x) > 8`, a rule file's `row(x)` or `col(x)`. Its value at every
+//! site is worked out on first use and looked up after, one read instead
+//! of a closure per node. A site where it goes wrong has no value in the
+//! table: there it is evaluated as before, and goes wrong as it would have.
 //!
 //! So are functions of one site or number and the mover (a rule file's
 //! `at(mover, 3, c)`, for the column `c` a sum over a row runs over),
