@@ -509,21 +509,23 @@ impl Game {
     /// once per track and mover; one that reads state is tabulated for the
     /// values it read, until they change.
     pub fn skip_reads(&self, e: &Expr, it: u8, state: &mut Vec<(usize, usize)>) -> bool {
-        self.reads_only(e, &|s| s == it, &|b| b == Builtin::Mover, state)
+        self.reads_only(e, &|s| s == it, &|b| b == Builtin::Mover, false, state)
     }
 
     /// Whether `e` reads nothing but the locals and built-ins `local` and
-    /// `builtin` allow, what is fixed when the game is compiled, and state
-    /// (whose places it adds to `state`, as [`skip_reads`](Self::skip_reads)).
+    /// `builtin` allow, what is fixed when the game is compiled (`step`s
+    /// along a track only with `steps`), and state (whose places it adds to
+    /// `state`, as [`skip_reads`](Self::skip_reads)).
     fn reads_only(
         &self,
         e: &Expr,
         local: &dyn Fn(u8) -> bool,
         builtin: &dyn Fn(Builtin) -> bool,
+        steps: bool,
         state: &mut Vec<(usize, usize)>,
     ) -> bool {
         let sites = self.sites.len();
-        let go = |x: &Expr, state: &mut Vec<(usize, usize)>| self.reads_only(x, local, builtin, state);
+        let go = |x: &Expr, state: &mut Vec<(usize, usize)>| self.reads_only(x, local, builtin, steps, state);
         match e {
             Expr::Const(_) => true,
             Expr::Local(s) => local(*s),
@@ -556,6 +558,11 @@ impl Game {
                 go(a, state) && go(b, state)
             }
             Expr::Cond(c, a, b) => go(c, state) && go(a, state) && go(b, state),
+            // Tracks are fixed: a step is a function of its operands. Not
+            // in a skip clause, whose table is made for the whole track at
+            // once: a step that goes wrong at a site no counter reaches
+            // would go wrong at the first sowing.
+            Expr::Step(x, t, n) => steps && go(x, state) && go(t, state) && go(n, state),
             _ => false,
         }
     }
@@ -598,9 +605,9 @@ impl Game {
     pub fn reads_only_var(&self, e: &Expr, var: &Expr, mover: bool) -> bool {
         let mut state = Vec::new();
         let ok = match var {
-            Expr::Local(v) => self.reads_only(e, &|s| s == *v, &|b| mover && b == Builtin::Mover, &mut state),
+            Expr::Local(v) => self.reads_only(e, &|s| s == *v, &|b| mover && b == Builtin::Mover, true, &mut state),
             Expr::Builtin(v) => {
-                self.reads_only(e, &|_| false, &|b| b == *v || (mover && b == Builtin::Mover), &mut state)
+                self.reads_only(e, &|_| false, &|b| b == *v || (mover && b == Builtin::Mover), true, &mut state)
             }
             _ => false,
         };
@@ -609,7 +616,7 @@ impl Game {
 
     /// Whether `e` reads nothing a lap of sowing without `each` changes.
     fn same_in_a_lap(&self, e: &Expr, it: u8) -> bool {
-        self.reads_only(e, &|s| s != it, &|b| matches!(b, Builtin::Mover | Builtin::Origin), &mut Vec::new())
+        self.reads_only(e, &|s| s != it, &|b| matches!(b, Builtin::Mover | Builtin::Origin), true, &mut Vec::new())
     }
 }
 

@@ -1612,8 +1612,41 @@ impl RefEngine {
                 self.swap_with_saved();
                 r?
             }
-            Expr::Step(..) | Expr::First(_) => {
-                return Err(Fault::error("not in the reference".into()));
+            Expr::Step(x, t, n) => {
+                let s = self.site_of(x, f)?;
+                let t = self.eval(t, f)?.track()?;
+                let n = self.eval(n, f)?.int()?;
+                let track = &self.game.tracks[t as usize];
+                let Some(at) = track.position[s as usize] else {
+                    return Err(Fault::error(format!(
+                        "`{}` is not on track `{}`",
+                        self.game.sites[s as usize].name, track.name
+                    )));
+                };
+                // Walked place by place: round a cyclic track (forward, as
+                // far as `n` comes to), off either end of a linear one to none.
+                let len = track.sites.len() as i64;
+                let (mut place, dir, walk) = match track.cyclic {
+                    true => (at as i64, 1, n.rem_euclid(len)),
+                    false => (at as i64, n.signum(), n.unsigned_abs().min(len as u64 + 1) as i64),
+                };
+                for _ in 0..walk {
+                    place += dir;
+                    if place == len && track.cyclic {
+                        place = 0;
+                    }
+                }
+                match usize::try_from(place).ok().and_then(|k| track.sites.get(k)) {
+                    Some(&s) => Value::Site(s),
+                    None => Value::None,
+                }
+            }
+            Expr::First(x) => {
+                let set = self.eval(x, f)?;
+                match self.set_len(set)? {
+                    0 => Value::None,
+                    _ => Value::Site(self.set_item(set, 0)?),
+                }
             }
             Expr::Side(p) => {
                 let p = self.player_of(p, f)?;

@@ -345,10 +345,12 @@ mod tests {
     /// The parts kept and the places that read them, in each expression
     /// of tests/engine/repeats.mancala that has any: where they are
     /// sound, and nowhere else (the file's comments say which is which).
+    /// With `risky`, so that `ahead(h)` reads a count: without, it is a
+    /// function of `h` alone, looked up in a table (`tables.rs`), not kept.
     #[test]
     fn parts_kept_where_sound_and_nowhere_else() {
-        let g = compile_file("tests/engine/repeats.mancala", &Config::default())
-            .unwrap_or_else(|f| panic!("{}", f.render(false)));
+        let risky = Config { settings: vec![("risky".into(), "true".into())], ..Config::default() };
+        let g = compile_file("tests/engine/repeats.mancala", &risky).unwrap_or_else(|f| panic!("{}", f.render(false)));
         let mut f = super::super::fold::game(&g);
         game(&g, &mut f);
         let mut found = Vec::new();

@@ -35,6 +35,9 @@ const SMALLEST: usize = 3;
 /// comparisons read in place (`owner(last) == mover`) are as quick.
 const SMALLEST_BY_MOVER: usize = 6;
 
+/// What a `step` weighs against a node (see [`weight`]).
+const STEP_WEIGHT: usize = 4;
+
 /// The largest key a family's array of members is made for.
 const KEYS: i64 = 4096;
 
@@ -143,7 +146,7 @@ impl Lower<'_> {
         if let Some(leaf) = self.site_function(e) {
             return Some((leaf, false));
         }
-        if !self.tables || self.ty(e) == Type::Set || nodes(e) < SMALLEST_BY_MOVER {
+        if !self.tables || self.ty(e) == Type::Set || weight(e) < SMALLEST_BY_MOVER {
             return None;
         }
         let mut vars = Vec::new();
@@ -277,6 +280,19 @@ fn tabulate(p: &Program, vm: &mut Vm, f: &Fx, leaf: Leaf, n: usize, players: usi
     vm.f.origin = origin;
     vm.f.mover = mover;
     table.into_boxed_slice()
+}
+
+/// The nodes of an expression, spans aside, a `step` counted as the
+/// look-ups it makes (the track, the place on it, the site there) and the
+/// arithmetic between: what a table of it saves.
+fn weight(e: &Expr) -> usize {
+    let mut n = match e {
+        Expr::Spanned(..) => 0,
+        Expr::Step(..) => STEP_WEIGHT,
+        _ => 1,
+    };
+    e.each_child(&mut |c| n += weight(c));
+    n
 }
 
 /// The nodes of an expression, spans aside.
