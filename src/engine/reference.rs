@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::game::*;
-use super::{Halt, Move, Outcome, Position, Turn, arrange};
+use super::{Halt, Move, Outcome, Position, Turn, Verdict, arrange};
 use rand::Rng;
 
 use crate::syntax::ast::Quant;
@@ -64,6 +64,10 @@ struct Frame {
     enter: Option<u8>,
     /// The move's order of colours.
     order: u128,
+    /// The site the latest lap of sowing was lifted from.
+    origin: Option<SiteId>,
+    /// `start P`: who begins the next round.
+    start: Option<PlayerId>,
     /// Whether a move is being made (`before` reads the position saved
     /// before it).
     moving: bool,
@@ -80,9 +84,23 @@ impl Frame {
             end: false,
             enter: None,
             order: 0,
+            origin: None,
+            start: None,
             moving: false,
         }
     }
+}
+
+/// What each lap of a sowing goes by (see [`RefEngine::lap`]).
+struct Sowing<'a> {
+    track: &'a Expr,
+    it: u8,
+    /// The colours in the move's order (its first lap only).
+    ordered: bool,
+    fixed_skips: &'a [Expr],
+    skips: &'a [Expr],
+    start: Option<&'a Expr>,
+    each: &'a [Stmt],
 }
 
 /// Where enumerated moves go. A group is the `n` moves that share a
@@ -211,10 +229,20 @@ impl RefEngine {
             game,
         };
         let g = e.game.clone();
+        // Territory: each site's owner starts as its declaration says.
+        if let Some((var, kind)) = g.territory {
+            let offset = g.state[var as usize].offset;
+            for (i, site) in g.sites.iter().enumerate().filter(|(_, s)| s.kind == kind) {
+                e.pos.vars[offset + i] = site.owner.map_or(Value::None, Value::Player);
+            }
+        }
         let mut f = Frame::new(0);
         // Setup draws from its own stream, apart from the first move's.
         e.draws = SETUP_DRAWS;
         e.run(&g.setup, &mut f).map_err(Fault::halt)?;
+        // `start P` in the setup: P begins.
+        e.pos.turn.to_move = f.start.unwrap_or(e.pos.turn.to_move);
+        e.pos.turn.starter = e.pos.turn.to_move;
         Ok(e)
     }
 
@@ -275,14 +303,35 @@ impl RefEngine {
     fn settle_r(&mut self) -> Res<()> {
         self.fuel = FUEL;
         self.draws = SETTLE_DRAWS;
+        let mut f = Frame::new(self.pos.turn.to_move);
+        self.ends(&mut f)
+    }
+
+    /// The first `end` whose condition holds ends the game: its verdict
+    /// (who it names, asked before its statements run), its statements.
+    /// With none, and `when stuck: end { ... }`, a player to move who has
+    /// no move ends it, losing with `when stuck: lose`.
+    fn ends(&mut self, f: &mut Frame) -> Res<()> {
         let g = self.game.clone();
-        let f = Frame::new(self.pos.turn.to_move);
         for e in &g.ends {
-            if self.eval(&e.cond, &f)?.truthy() {
-                let mut f = f;
-                self.run(&e.body, &mut f)?;
+            if self.eval(&e.cond, f)?.truthy() {
+                let verdict = match &e.verdict {
+                    Some((true, who)) => Verdict::Wins(self.player_of(who, f)?),
+                    Some((false, who)) => Verdict::Loses(self.player_of(who, f)?),
+                    None => Verdict::Score,
+                };
+                self.run(&e.body, f)?;
                 self.pos.turn.ended = true;
-                break;
+                self.pos.turn.verdict = verdict;
+                return Ok(());
+            }
+        }
+        let stuck = self.pos.turn.to_move;
+        if !g.stuck_body.is_empty() && !self.can_move(stuck)? {
+            self.run(&g.stuck_body, f)?;
+            self.pos.turn.ended = true;
+            if g.stuck == StuckAction::Lose {
+                self.pos.turn.verdict = Verdict::Loses(stuck);
             }
         }
         Ok(())
@@ -696,10 +745,16 @@ impl RefEngine {
     }
 
     /// Whether making `mv` as `mover` succeeds (the position is restored).
+    /// Its statements alone decide: what follows a move (phase changes,
+    /// `end`s, being stuck) decides nothing about it.
     fn trial(&mut self, mv: Move, mover: PlayerId) -> Res<bool> {
         let saved = self.pos.turn.to_move;
         self.pos.turn.to_move = mover;
-        let r = self.apply_frame(mv);
+        self.push_undo();
+        let r = self.statements(mv);
+        if r.is_err() {
+            self.undo();
+        }
         let ok = match r {
             Ok(_) => {
                 self.undo();
@@ -952,11 +1007,10 @@ impl RefEngine {
         }
     }
 
-    fn apply_inner(&mut self, mv: Move) -> Res<Frame> {
+    /// The statements of `mv` (its rules' included), run on the position.
+    fn statements(&mut self, mv: Move) -> Res<Frame> {
         let g = self.game.clone();
-        let np = g.players.len() as u8;
-        let mover = self.pos.turn.to_move;
-        let mut f = Frame::new(mover);
+        let mut f = Frame::new(self.pos.turn.to_move);
         f.order = mv.order;
         f.moving = true;
         self.draws = 0;
@@ -966,6 +1020,14 @@ impl RefEngine {
             self.bind_params(def, def.params.len(), &mv);
             self.run(&def.body, &mut f)?;
         }
+        Ok(f)
+    }
+
+    fn apply_inner(&mut self, mv: Move) -> Res<Frame> {
+        let g = self.game.clone();
+        let np = g.players.len() as u8;
+        let mover = self.pos.turn.to_move;
+        let mut f = self.statements(mv)?;
         self.pos.turn.ply += 1;
         // What follows is looked at from the next ply: its draws must not
         // repeat those of the move to be made at that ply.
@@ -987,10 +1049,20 @@ impl RefEngine {
         if f.end {
             self.pos.turn.ended = true;
         } else {
-            for e in &g.ends {
-                if self.eval(&e.cond, &f)?.truthy() {
-                    self.run(&e.body, &mut f)?;
-                    self.pos.turn.ended = true;
+            self.ends(&mut f)?;
+        }
+        // A round over: its statements set up the next, which the player
+        // they `start` begins (else the player to move).
+        if !self.pos.turn.ended {
+            for r in &g.rounds {
+                if self.eval(&r.cond, &f)?.truthy() {
+                    f.start = None;
+                    self.run(&r.body, &mut f)?;
+                    let t = &mut self.pos.turn;
+                    t.round = t.round.saturating_add(1);
+                    t.to_move = f.start.unwrap_or(t.to_move);
+                    t.starter = t.to_move;
+                    f.next = t.to_move;
                     break;
                 }
             }
@@ -1028,7 +1100,21 @@ impl RefEngine {
         }
         let scores = self.scores_r()?;
         let best = scores.iter().copied().max().unwrap_or(0);
-        let winners = (0..scores.len()).filter(|&i| scores[i] == best).map(|i| i as PlayerId).collect();
+        let turn = self.pos.turn;
+        // Partners win together: a player's side is its group's first.
+        let side = |q: PlayerId| self.game.partners.iter().find(|g| g.contains(&q)).map_or(q, |g| g[0]);
+        // Who wins: the side named by the `end` that ended the game (or
+        // the other sides, of the side it names the loser); else the
+        // player to move, stuck with no `end` run, loses with `when stuck:
+        // lose`; else the best score.
+        let stuck_loses = !turn.ended && self.game.stuck == StuckAction::Lose;
+        let wins = |i: PlayerId| match turn.verdict {
+            Verdict::Wins(w) => side(i) == side(w),
+            Verdict::Loses(l) => side(i) != side(l),
+            Verdict::Score if stuck_loses => side(i) != side(turn.to_move),
+            Verdict::Score => scores[i as usize] == best,
+        };
+        let winners = (0..scores.len() as PlayerId).filter(|&i| wins(i)).collect();
         Ok(Some(Outcome { scores, winners }))
     }
 
@@ -1092,96 +1178,212 @@ impl RefEngine {
         self.pos.counts[s as usize * c + colour] += n;
     }
 
+    /// Counters of colour `c` taken to `dst`, or out of the game.
+    fn give(&mut self, dst: Option<SiteId>, c: usize, n: i32) {
+        match dst {
+            Some(d) => self.add(d, c, n),
+            None => self.pos.turn.removed += n as u32,
+        }
+    }
+
+    /// A walk along a track from a site on (`backwards`: against its
+    /// direction), a lap at most and to the end of a linear track, while
+    /// its condition holds at the site (bound to `slot`): `each` is called
+    /// at every site until it says stop (true).
+    fn walk(
+        &mut self,
+        (track, from, backwards, cond): (&Expr, &Expr, bool, Option<&Expr>),
+        slot: u8,
+        f: &mut Frame,
+        each: &mut dyn FnMut(&mut Self, &mut Frame) -> Res<bool>,
+    ) -> Res<()> {
+        let t = self.eval(track, f)?.track()?;
+        let from = self.site_of(from, f)?;
+        let g = self.game.clone();
+        let track = &g.tracks[t as usize];
+        let Some(start) = track.position[from as usize] else {
+            return Err(Fault::error(format!(
+                "`{}` is not on track `{}`: a walk starts from a site of its track",
+                g.sites[from as usize].name, track.name
+            )));
+        };
+        let len = track.sites.len() as i64;
+        for k in 0..len {
+            let place = if backwards { start as i64 - k } else { start as i64 + k };
+            let place = match track.cyclic {
+                true => place.rem_euclid(len),
+                false if (0..len).contains(&place) => place,
+                false => break,
+            };
+            self.tick()?;
+            self.locals[slot as usize] = Value::Site(track.sites[place as usize]);
+            if let Some(c) = cond
+                && !self.eval(c, f)?.truthy()
+            {
+                break;
+            }
+            if each(self, f)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// One lap of a sowing: the counters of `src` (`amount` of them if
+    /// given) lifted and sown one by one along the track, from the site
+    /// after `src` or from `starting at`'s site, skips asked at each place,
+    /// `each`'s statements run after each counter.
+    fn lap(&mut self, s: &Sowing, src: SiteId, amount: Option<i64>, f: &mut Frame) -> Res<()> {
+        let t = self.eval(s.track, f)?.track()?;
+        self.read(src);
+        let have = self.site_count(src);
+        let n = amount.unwrap_or(have as i64);
+        if n <= 0 || n > have as i64 {
+            return Err(Fault::ILLEGAL);
+        }
+        f.origin = Some(src);
+        // The colours lifted, in the order they are sown.
+        let (k, mut lifted) = self.colours_of(src);
+        if n < have as i64 {
+            // Part of a coloured site: colours in seat order.
+            let mut left = n as u32;
+            for c in lifted.iter_mut().take(k) {
+                let take = (*c).min(left);
+                *c = take;
+                left -= take;
+            }
+        }
+        let rank = if s.ordered { f.order } else { 0 };
+        let mut colours = arrange::Unrank::new(&lifted[..k], rank).ok_or_else(|| {
+            Fault::error(format!("no order {rank} of the counters in `{}`", self.game.sites[src as usize].name))
+        })?;
+        for (c, &m) in lifted.iter().enumerate().take(k) {
+            self.add(src, c, -(m as i32));
+        }
+        let g = self.game.clone();
+        let track = &g.tracks[t as usize];
+        let len = track.sites.len();
+        if len == 0 {
+            return Err(Fault::error(format!("track `{}` has no sites", track.name)));
+        }
+        // The fixed skip clauses, tabulated once for this mover and track.
+        let fixed = if s.fixed_skips.is_empty() { None } else { Some(self.skip_mask(s.fixed_skips, s.it, f, t)?) };
+        // The place before the first counter's: the source's, or the one
+        // before the site the lap starts at (-1: before the track's first).
+        let mut pos: isize = match s.start {
+            None => track.position[src as usize].map(|p| p as isize).unwrap_or(-1),
+            Some(x) => {
+                let x = self.eval(x, f)?.site()?;
+                match track.position[x as usize] {
+                    Some(p) => p as isize - 1,
+                    None => {
+                        return Err(Fault::error(format!(
+                            "a sowing starting at `{}`, which is not on track `{}`",
+                            g.sites[x as usize].name, track.name
+                        )));
+                    }
+                }
+            }
+        };
+        let mut left = n;
+        let mut idle = 0;
+        while left > 0 {
+            self.tick()?;
+            pos += 1;
+            if pos as usize >= len {
+                if !track.cyclic {
+                    return Err(Fault::ILLEGAL);
+                }
+                pos = 0;
+            }
+            let site = track.sites[pos as usize];
+            // The tabulated clauses first, then those tested here.
+            let mut skip = fixed.is_some_and(|m| self.skip_masks[m].1[pos as usize]);
+            if !skip && !s.skips.is_empty() {
+                self.locals[s.it as usize] = Value::Site(site);
+                for c in s.skips {
+                    if self.eval(c, f)?.truthy() {
+                        skip = true;
+                        break;
+                    }
+                }
+            }
+            if skip {
+                idle += 1;
+                if idle > len {
+                    return Err(Fault::error(format!(
+                        "every site of track `{}` is skipped: the sowing cannot go on",
+                        track.name
+                    )));
+                }
+                continue;
+            }
+            idle = 0;
+            let colour = colours.next_colour().unwrap_or(0);
+            self.add(site, colour, 1);
+            left -= 1;
+            f.last = Some(site);
+            f.last_colour = Some(colour as u8);
+            self.run(s.each, f)?;
+        }
+        Ok(())
+    }
+
     fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
         match &s.kind {
             StmtKind::Sow { amount, source, track, it, ordered, fixed_skips, skips, start, relay, each, lap } => {
-                // Later constructs: refused, never run as a plain sowing.
-                if start.is_some() || relay.is_some() || !each.is_empty() || !lap.is_empty() {
-                    return Err(Fault::error("not in the reference".into()));
-                }
-                let src = self.eval(source, f)?.site()?;
-                let t = self.eval(track, f)?.track()?;
-                self.read(src);
-                let have = self.site_count(src);
-                let n = match amount {
-                    Some(a) => self.eval(a, f)?.int()?,
-                    None => have as i64,
+                let mut src = self.eval(source, f)?.site()?;
+                let mut amount = match amount {
+                    Some(a) => Some(self.eval(a, f)?.int()?),
+                    None => None,
                 };
-                if n <= 0 || n > have as i64 {
-                    return Err(Fault::ILLEGAL);
-                }
-                // The colours lifted, in the order they are sown.
-                let (k, mut lifted) = self.colours_of(src);
-                if n < have as i64 {
-                    // Part of a coloured site: colours in seat order.
-                    let mut left = n as u32;
-                    for c in lifted.iter_mut().take(k) {
-                        let take = (*c).min(left);
-                        *c = take;
-                        left -= take;
+                let most = match relay.as_ref().and_then(|r| r.max.as_ref()) {
+                    Some(m) => self.eval(m, f)?.int()?,
+                    None => i64::MAX,
+                };
+                // Lap after lap while the relay goes on (one lap without one).
+                let mut laps = 1;
+                loop {
+                    let sowing = Sowing {
+                        track,
+                        it: *it,
+                        ordered: *ordered && laps == 1,
+                        fixed_skips,
+                        skips,
+                        start: start.as_ref(),
+                        each,
+                    };
+                    self.lap(&sowing, src, amount, f)?;
+                    self.run(lap, f)?;
+                    let Some(r) = relay else { return Ok(()) };
+                    if !self.eval(&r.cond, f)?.truthy() {
+                        return Ok(());
                     }
-                }
-                let rank = if *ordered { f.order } else { 0 };
-                let mut colours = arrange::Unrank::new(&lifted[..k], rank).ok_or_else(|| {
-                    Fault::error(format!("no order {rank} of the counters in `{}`", self.game.sites[src as usize].name))
-                })?;
-                for (c, &m) in lifted.iter().enumerate().take(k) {
-                    self.add(src, c, -(m as i32));
-                }
-                let g = self.game.clone();
-                let track = &g.tracks[t as usize];
-                let len = track.sites.len();
-                if len == 0 {
-                    return Err(Fault::error(format!("track `{}` has no sites", track.name)));
-                }
-                // The fixed skip clauses, tabulated once for this mover and track.
-                let mask = if fixed_skips.is_empty() { None } else { Some(self.skip_mask(fixed_skips, *it, f, t)?) };
-                let mut pos: isize = track.position[src as usize].map(|p| p as isize).unwrap_or(-1);
-                let mut left = n;
-                let mut idle = 0;
-                while left > 0 {
+                    src = match &r.from {
+                        Some(x) => self.eval(x, f)?.site()?,
+                        None => f
+                            .last
+                            .ok_or_else(|| Fault::error("`last` is used before any sowing of this move".into()))?,
+                    };
+                    // Nothing to lift: the relay ends.
+                    self.read(src);
+                    if self.site_count(src) == 0 {
+                        return Ok(());
+                    }
+                    if laps >= most {
+                        return Err(Fault::ILLEGAL);
+                    }
+                    laps += 1;
+                    amount = None;
                     self.tick()?;
-                    pos += 1;
-                    if pos as usize >= len {
-                        if !track.cyclic {
-                            return Err(Fault::ILLEGAL);
-                        }
-                        pos = 0;
-                    }
-                    let site = track.sites[pos as usize];
-                    // The tabulated clauses first, then those tested here.
-                    let mut skip = mask.is_some_and(|m| self.skip_masks[m].1[pos as usize]);
-                    if !skip && !skips.is_empty() {
-                        self.locals[*it as usize] = Value::Site(site);
-                        for c in skips {
-                            if self.eval(c, f)?.truthy() {
-                                skip = true;
-                                break;
-                            }
-                        }
-                    }
-                    if skip {
-                        idle += 1;
-                        if idle > len {
-                            return Err(Fault::error(format!(
-                                "every site of track `{}` is skipped: the sowing cannot go on",
-                                track.name
-                            )));
-                        }
-                        continue;
-                    }
-                    idle = 0;
-                    let colour = colours.next_colour().unwrap_or(0);
-                    self.add(site, colour, 1);
-                    left -= 1;
-                    f.last = Some(site);
-                    f.last_colour = Some(colour as u8);
                 }
-                Ok(())
             }
             StmtKind::Take { amount, colour, from, to } => {
-                let Some(to) = to else { return Err(Fault::error("not in the reference".into())) };
-                let dst = self.eval(to, f)?.site()?;
+                // Where the counters go: a site, or out of the game (`remove`).
+                let dst = match to {
+                    Some(to) => Some(self.eval(to, f)?.site()?),
+                    None => None,
+                };
                 let src = self.eval(from, f)?;
                 let colour = match colour {
                     Some(c) => Some(self.eval(c, f)?.player()? as usize),
@@ -1198,14 +1400,14 @@ impl RefEngine {
                             return Err(Fault::ILLEGAL);
                         }
                         self.add(s, c, -(n as i32));
-                        self.add(dst, c, n as i32);
+                        self.give(dst, c, n as i32);
                     }
                     None => {
                         let len = self.set_len(src)?;
                         let k = self.game.colours;
                         for j in 0..len {
                             let s = self.set_item(src, j)?;
-                            if s == dst {
+                            if Some(s) == dst {
                                 continue;
                             }
                             self.read(s);
@@ -1214,7 +1416,7 @@ impl RefEngine {
                                     continue;
                                 }
                                 let m = std::mem::take(&mut self.pos.counts[s as usize * k + c]);
-                                self.pos.counts[dst as usize * k + c] += m;
+                                self.give(dst, c, m);
                             }
                         }
                     }
@@ -1276,7 +1478,11 @@ impl RefEngine {
                     }
                     Ok(())
                 }
-                Domain::Arrangements(_) | Domain::Tracks | Domain::Walk { .. } => {
+                Domain::Walk { track, from, backwards, cond } => {
+                    let walk = (track, from, *backwards, cond.as_deref());
+                    self.walk(walk, *var, f, &mut |r, f| r.run(body, f).map(|_| false))
+                }
+                Domain::Arrangements(_) | Domain::Tracks => {
                     Err(Fault::error("a loop over arrangements or tracks".into()))
                 }
             },
@@ -1327,7 +1533,10 @@ impl RefEngine {
                 f.again = true;
                 Ok(())
             }
-            StmtKind::Start(_) => Err(Fault::error("not in the reference".into())),
+            StmtKind::Start(x) => {
+                f.start = Some(self.player_of(x, f)?);
+                Ok(())
+            }
             StmtKind::EndGame => {
                 f.end = true;
                 Ok(())
@@ -1380,9 +1589,14 @@ impl RefEngine {
                 },
                 Builtin::Ply => Value::Int(self.pos.turn.ply as i64),
                 Builtin::Repetitions => Value::Int(self.repetitions() as i64),
-                Builtin::Origin | Builtin::Rounds | Builtin::Starter => {
-                    return Err(Fault::error("not in the reference".into()));
-                }
+                Builtin::Origin => match f.origin {
+                    Some(s) => Value::Site(s),
+                    None => {
+                        return Err(Fault::error("`origin` is used before any sowing of this move".into()));
+                    }
+                },
+                Builtin::Rounds => Value::Int(self.pos.turn.round as i64),
+                Builtin::Starter => Value::Player(self.pos.turn.starter),
                 Builtin::LastColour => match f.last_colour {
                     Some(c) => Value::Player(c),
                     None => {
@@ -1434,7 +1648,16 @@ impl RefEngine {
             }
             Expr::Owner(x) => {
                 let s = self.site_of(x, f)?;
-                self.game.sites[s as usize].owner.map(Value::Player).unwrap_or(Value::None)
+                match self.game.territory {
+                    // Territory: the owner kept as state, for its kind of site.
+                    Some((var, kind)) if self.game.sites[s as usize].kind == kind => {
+                        match self.pos.vars[self.game.state[var as usize].offset + s as usize] {
+                            v @ Value::Player(_) => v,
+                            _ => Value::None,
+                        }
+                    }
+                    _ => self.game.sites[s as usize].owner.map(Value::Player).unwrap_or(Value::None),
+                }
             }
             Expr::OwnedSite(kind, p) => {
                 let p = self.player_of(p, f)?;
@@ -1459,8 +1682,26 @@ impl RefEngine {
             }
             Expr::KindSet(kind, p) => {
                 let p = self.player_of(p, f)?;
-                let k = kind.index();
-                Value::Set(self.game.kind_sets[k][p as usize])
+                match self.game.territory {
+                    // Territory: the sites of the kind the player owns now.
+                    Some((var, k)) if k == *kind => {
+                        let offset = self.game.state[var as usize].offset;
+                        let mut mask = 0u64;
+                        for s in (0..self.game.sites.len()).filter(|&s| self.game.sites[s].kind == k) {
+                            if self.pos.vars[offset + s] == Value::Player(p) {
+                                if s >= 64 {
+                                    return Err(Fault::error(
+                                        "a player's sites, when their owners change, can be only among the first 64"
+                                            .into(),
+                                    ));
+                                }
+                                mask |= 1 << s;
+                            }
+                        }
+                        Value::Mask(mask)
+                    }
+                    _ => Value::Set(self.game.kind_sets[kind.index()][p as usize]),
+                }
             }
             Expr::Not(x) => Value::Bool(!self.value_of(x, f)?.truthy()),
             Expr::Bin(op, a, b) => {
@@ -1690,6 +1931,33 @@ impl RefEngine {
             Expr::Neg(x) => Value::Int(self.eval(x, f)?.int()?.checked_neg().ok_or_else(overflow)?),
             Expr::Min(a, b) => Value::Int(self.eval(a, f)?.int()?.min(self.eval(b, f)?.int()?)),
             Expr::Max(a, b) => Value::Int(self.eval(a, f)?.int()?.max(self.eval(b, f)?.int()?)),
+            Expr::Quant(q, slot, dom, body) if matches!(&**dom, Domain::Walk { .. }) => {
+                let Domain::Walk { track, from, backwards, cond } = &**dom else { unreachable!("a walk") };
+                let (mut acc, mut any, mut all) = (0i64, false, true);
+                let mut frame = *f;
+                self.walk((track, from, *backwards, cond.as_deref()), *slot, &mut frame, &mut |r, f| {
+                    let v = r.eval(body, f)?;
+                    Ok(match q {
+                        Quant::Sum => {
+                            acc = acc.checked_add(v.int()?).ok_or_else(overflow)?;
+                            false
+                        }
+                        Quant::Any => {
+                            any = v.truthy();
+                            any
+                        }
+                        Quant::All => {
+                            all = v.truthy();
+                            !all
+                        }
+                    })
+                })?;
+                match q {
+                    Quant::Sum => Value::Int(acc),
+                    Quant::Any => Value::Bool(any),
+                    Quant::All => Value::Bool(all),
+                }
+            }
             Expr::Quant(q, slot, dom, body) => {
                 // The values the variable takes: players, numbers or sites.
                 let (lo, hi, set) = match &**dom {
