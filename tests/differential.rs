@@ -139,6 +139,18 @@ fn tea_party_in_every_variant() {
     }
 }
 
+/// Steps as long as a number can be, both ways, round a cyclic track and
+/// off a linear one, and laps started further along a linear track
+/// (tests/engine/steps.mancala), against the reference executor.
+#[test]
+fn steps_of_any_length() {
+    for k in ["2", "4", "7"] {
+        agree("tests/engine/steps.mancala", &[], &[("k", k)], 60, 300);
+    }
+    let made = moves_made("tests/engine/steps.mancala", &[], 40);
+    assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
+}
+
 #[test]
 fn a_rule_file_of_many_constructs() {
     agree("tests/engine/mixed.mancala", &[], &[], 150, 300);
@@ -1113,5 +1125,6 @@ fn every_shipped_game_in_every_variant() {
     assert_eq!((e.apply(moves[0]), r.apply(moves[0])), (Ok(()), Ok(())));
     assert_eq!(e.position(), r.position());
     assert_eq!(e.outcome(), r.outcome());
+    assert_eq!(e.position().turn.verdict, mancala::engine::Verdict::Wins(0), "won by its `end`, not the score");
     assert_eq!(e.outcome().unwrap().map(|o| o.winners), Some(vec![0]), "the solitaire is won");
 }

@@ -488,14 +488,16 @@ impl Lower<'_> {
                             p.game.sites[s as usize].name, track.name
                         )));
                     };
+                    // Any `n`, however large: round a cyclic track, off a
+                    // linear one to none (a sum that overflows is off it).
                     let len = track.sites.len() as i64;
-                    let to = at as i64 + n;
-                    Ok(if track.cyclic {
-                        track.sites[to.rem_euclid(len) as usize] as i64
-                    } else if (0..len).contains(&to) {
-                        track.sites[to as usize] as i64
-                    } else {
-                        NONE
+                    Ok(match (track.cyclic, (at as i64).checked_add(n)) {
+                        (true, _) => {
+                            let to = at as i64 + n.rem_euclid(len);
+                            track.sites[(if to >= len { to - len } else { to }) as usize] as i64
+                        }
+                        (false, Some(to)) if (0..len).contains(&to) => track.sites[to as usize] as i64,
+                        (false, _) => NONE,
                     })
                 })
             }
