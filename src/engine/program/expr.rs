@@ -63,6 +63,9 @@ pub(crate) enum Opnd {
     CountOf(Box<[u16]>, Leaf),
     /// `count(SET)` of a fixed set.
     CountFixed(u16),
+    /// `count(s(mover))` of the site of a kind each player owns
+    /// (`count(store(mover))`), by player.
+    CountByMover(Box<[i64]>),
     /// `owner(x)`.
     Owner(Leaf),
     /// `x is KIND`.
@@ -93,6 +96,7 @@ impl Opnd {
                 Ok(count_fixed(p, vm, ids[pl as usize]))
             }
             Opnd::CountFixed(id) => Ok(count_fixed(p, vm, *id)),
+            Opnd::CountByMover(table) => count_by_mover(table, vm),
             Opnd::Owner(l) => {
                 let s = l.site(vm)?;
                 Ok(p.owners[s as usize])
@@ -156,6 +160,16 @@ impl SetOpnd {
             SetOpnd::Dyn(f) => f(p, vm),
         }
     }
+}
+
+/// The count of the mover's site in `table` (none: an error). Out of line:
+/// [`Opnd::get`] is inlined wherever an operand is read, and grew slower
+/// for games that never read this one when it was in place.
+#[inline(never)]
+fn count_by_mover(table: &[i64], vm: &mut Vm) -> Res<i64> {
+    let s = index(table.get(vm.f.mover as usize).copied().unwrap_or(NONE), "a site")? as SiteId;
+    vm.read(s);
+    Ok(vm.count(s) as i64)
 }
 
 /// A player, site or track by its index, refusing "none".
@@ -360,6 +374,10 @@ impl Lower<'_> {
                     Opnd::CountOf(ids, self.leaf(pl).expect("a leaf"))
                 }
                 Expr::Const(Value::Set(id)) => Opnd::CountFixed(*id),
+                // Its comparisons have a shape of their own (`shapes.rs`).
+                Expr::OwnedSite(kind, pl) if self.leaf(pl) == Some(Leaf::Mover) => Opnd::CountByMover(
+                    self.g.owned[kind.index()].iter().map(|o| o.map_or(NONE, |s| s as i64)).collect(),
+                ),
                 x if self.ty(x) == Type::Site && self.leaf(x).is_some() => Opnd::Count(self.leaf(x).expect("a leaf")),
                 _ => Opnd::Dyn(self.x(e)),
             },

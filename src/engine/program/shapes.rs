@@ -91,6 +91,16 @@ impl Ev for Last {
     }
 }
 
+/// The mover's site of a table by player (`store(mover)`); none if the
+/// mover has no such site.
+pub(crate) struct MoverSite(Box<[i64]>);
+impl Ev for MoverSite {
+    #[inline(always)]
+    fn ev(&self, _: &Program, vm: &mut Vm) -> Res<i64> {
+        Ok(self.0.get(vm.f.mover as usize).copied().unwrap_or(NONE))
+    }
+}
+
 /// A value that names a site or a player: "none" refused.
 pub(crate) trait Index: Ev {
     #[inline(always)]
@@ -107,6 +117,7 @@ impl Index for Mover {}
 impl Index for Opp {}
 impl Index for Next {}
 impl Index for Last {}
+impl Index for MoverSite {}
 impl Index for K {}
 impl Index for Opnd {}
 
@@ -507,6 +518,7 @@ fn left<T: Then>(a: Opnd, board: &Board, t: T) -> T::Out {
         Opnd::Leaf(Leaf::Last) => t.then(Last),
         Opnd::Count(Leaf::Local(s)) if one_colour => t.then(CountAt(Local(s))),
         Opnd::Count(Leaf::Last) if one_colour => t.then(CountAt(Last)),
+        Opnd::CountByMover(table) if one_colour => t.then(CountAt(MoverSite(table))),
         Opnd::CountOf(ids, pl @ (Leaf::Local(_) | Leaf::Mover | Leaf::Opponent | Leaf::Next)) if one_colour => {
             let each = ids.iter().map(|&id| Sites::new(id, &board.sets[id as usize], board.sites)).collect();
             match pl {
