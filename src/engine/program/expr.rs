@@ -328,6 +328,12 @@ impl Lower<'_> {
         }
     }
 
+    /// Each player's site of `kind` (`store(p)`), by player, as the
+    /// program holds it (none: the player has none).
+    fn owned_sites(&self, kind: crate::engine::game::SiteKind) -> Box<[i64]> {
+        self.g.owned[kind.index()].iter().map(|o| o.map_or(NONE, |s| s as i64)).collect()
+    }
+
     /// Whether the owners of this kind of site are kept as state (territory).
     pub(super) fn territory(&self, kind: crate::engine::game::SiteKind) -> bool {
         self.g.territory.is_some_and(|(_, k)| k == kind)
@@ -375,9 +381,9 @@ impl Lower<'_> {
                 }
                 Expr::Const(Value::Set(id)) => Opnd::CountFixed(*id),
                 // Its comparisons have a shape of their own (`shapes.rs`).
-                Expr::OwnedSite(kind, pl) if self.leaf(pl) == Some(Leaf::Mover) => Opnd::CountByMover(
-                    self.g.owned[kind.index()].iter().map(|o| o.map_or(NONE, |s| s as i64)).collect(),
-                ),
+                Expr::OwnedSite(kind, pl) if self.leaf(pl) == Some(Leaf::Mover) => {
+                    Opnd::CountByMover(self.owned_sites(*kind))
+                }
                 x if self.ty(x) == Type::Site && self.leaf(x).is_some() => Opnd::Count(self.leaf(x).expect("a leaf")),
                 _ => Opnd::Dyn(self.x(e)),
             },
@@ -385,8 +391,7 @@ impl Lower<'_> {
                 Opnd::Owner(self.leaf(x).expect("a leaf"))
             }
             Expr::OwnedSite(kind, pl) if self.leaf(pl).is_some() => {
-                let table = self.g.owned[kind.index()].iter().map(|o| o.map_or(NONE, |s| s as i64)).collect();
-                Opnd::ByPlayer(table, self.leaf(pl).expect("a leaf"))
+                Opnd::ByPlayer(self.owned_sites(*kind), self.leaf(pl).expect("a leaf"))
             }
             Expr::Family(f, x) => match self.family_by_player(*f, x) {
                 Some(o) => o,
@@ -592,7 +597,7 @@ impl Lower<'_> {
             }
             Expr::OwnedSite(kind, pl) => {
                 let pl = self.opnd(pl);
-                let owned: Vec<i64> = self.g.owned[kind.index()].iter().map(|o| o.map_or(NONE, |s| s as i64)).collect();
+                let owned = self.owned_sites(*kind);
                 Box::new(move |p, vm| Ok(owned.get(pl.player(p, vm)? as usize).copied().unwrap_or(NONE)))
             }
             Expr::Relation(r, x) => {
