@@ -263,6 +263,19 @@ fn a_relay_that_never_ends_is_stopped_with_an_error() {
     let err = format!("{:?}", e.apply(mv).unwrap_err());
     assert!(err.contains("steps in one call"), "{err}");
     assert_eq!(counts(&e), [2, 0, 0, 0, 0, 0, 0, 0], "the position is left as it was");
+    // A relay of the commonest shapes, whose later laps run in one loop,
+    // that goes round for ever (found by trying the boards of six
+    // counters).
+    for relay in ["relay while count(last) > 1", "relay while last is pit and count(last) > 1"] {
+        let mut e = engine(&format!(
+            "setup {{ put 2 in s1  put 1 in s3  put 2 in n2  put 1 in n3 }}
+             move sow \"{{h}}\" {{ choose h in every pit of mover where count(h) > 0  sow h along round {relay} }}"
+        ));
+        let mv = e.find_move("s1").unwrap().unwrap();
+        let err = format!("{:?}", e.apply(mv).unwrap_err());
+        assert!(err.contains("steps in one call"), "{relay}: {err}");
+        assert_eq!(counts(&e), [2, 0, 1, 0, 2, 1, 0, 0], "{relay}: the position is left as it was");
+    }
 }
 
 #[test]

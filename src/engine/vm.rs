@@ -469,7 +469,7 @@ pub(crate) fn held(counts: &[i32], colours: usize, s: SiteId) -> i32 {
 }
 
 #[cold]
-fn out_of_fuel() -> Fault {
+pub(crate) fn out_of_fuel() -> Fault {
     Fault::error(format!(
         "the rules ran for more than {FUEL} steps in one call: a loop that never ends, or loops nested too deep"
     ))

@@ -293,11 +293,19 @@ pub(crate) fn swapped(holds: u8) -> u8 {
 /// `count(x) OP k` of the site in local `slot`, `k` a number, either way
 /// round: the outcomes of `count(x) OP' k` (as [`Cmp`]'s) and `k`.
 pub(crate) fn count_test(e: &crate::engine::game::Expr, slot: u8) -> Option<(u8, i64)> {
+    count_test_of(e, |x| x.is_count_of(slot))
+}
+
+/// As [`count_test`], for the count `is_count` says is the one meant.
+pub(crate) fn count_test_of(
+    e: &crate::engine::game::Expr,
+    is_count: impl Fn(&crate::engine::game::Expr) -> bool,
+) -> Option<(u8, i64)> {
     use crate::engine::game::{Expr, Value};
     let Expr::Bin(op, a, b) = e else { return None };
     match (&**a, &**b) {
-        (x, Expr::Const(Value::Int(k))) if x.is_count_of(slot) => Some((holds(*op)?, *k)),
-        (Expr::Const(Value::Int(k)), x) if x.is_count_of(slot) => Some((swapped(holds(*op)?), *k)),
+        (x, Expr::Const(Value::Int(k))) if is_count(x) => Some((holds(*op)?, *k)),
+        (Expr::Const(Value::Int(k)), x) if is_count(x) => Some((swapped(holds(*op)?), *k)),
         _ => None,
     }
 }

@@ -6,9 +6,14 @@
 //! `each` runs there. The commonest sowing (every counter of a site, one
 //! lap, fixed skips, one colour) is a closure of its own; a lap with its
 //! table alone to go by (most laps of a relay) takes a short road of its
-//! own (`Sow::simple_lap`).
+//! own (`Sow::simple_lap`), and the later laps of the commonest relay run
+//! in one loop (`relay.rs`).
+
+mod relay;
 
 use std::sync::OnceLock;
+
+use relay::{Relay, relay_rest};
 
 use super::expr::{Leaf, Opnd};
 use super::shapes::{Index, K, Local};
@@ -328,9 +333,17 @@ impl Lower<'_> {
                 (src, trk) => plain_sowing(src, trk, sow),
             };
         }
+        // A relay of laps with nothing but their table to go by, on from
+        // `last` while it is of a kind and holds enough: its later laps in
+        // one loop (see `relay.rs`).
+        let steady = sow.simple && lap_end.is_empty();
+        if let Some(test) = s.relay.and_then(|r| relay::fused_test(r, s.track, steady)) {
+            let relay = relay.expect("a relay: its condition was read");
+            return relay::fused(src, amount, relay, test, sow);
+        }
         Box::new(move |p, vm| {
-            let mut s = src.site(p, vm)?;
-            let mut n = match &amount {
+            let s = src.site(p, vm)?;
+            let n = match &amount {
                 Some(a) => Some(a.get(p, vm)?),
                 None => None,
             };
@@ -338,32 +351,13 @@ impl Lower<'_> {
                 Some(m) => m.get(p, vm)?,
                 None => i64::MAX,
             };
-            let mut laps = 1;
-            loop {
-                sow.lap(p, vm, s, n, laps == 1)?;
-                if !lap_end.is_empty() {
-                    run(&lap_end, p, vm)?;
-                }
-                let Some(r) = &relay else { return Ok(()) };
-                if r.cond.get(p, vm)? == 0 {
-                    return Ok(());
-                }
-                s = match &r.from {
-                    Some(x) => x.site(p, vm)?,
-                    None => vm.f.last,
-                };
-                // An empty site ends the relay: there is nothing to lift.
-                vm.read(s);
-                if vm.count(s) == 0 {
-                    return Ok(());
-                }
-                if laps >= max {
-                    return Err(Fault::ILLEGAL);
-                }
-                laps += 1;
-                n = None;
-                // A relay that never ends is stopped by the work budget.
-                vm.tick()?;
+            sow.lap(p, vm, s, n, true)?;
+            if !lap_end.is_empty() {
+                run(&lap_end, p, vm)?;
+            }
+            match &relay {
+                Some(r) => relay_rest(p, vm, &sow, r, &lap_end, max),
+                None => Ok(()),
             }
         })
     }
@@ -382,12 +376,6 @@ pub(crate) struct SowDef<'a> {
     pub relay: Option<&'a crate::engine::game::Relay>,
     pub each: &'a [Stmt],
     pub lap: &'a [Stmt],
-}
-
-struct Relay {
-    from: Option<Opnd>,
-    cond: Opnd,
-    max: Option<Opnd>,
 }
 
 /// What a lap sown counter by counter goes by: its track (`t`) and fixed

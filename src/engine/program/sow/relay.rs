@@ -1,0 +1,205 @@
+//! A sowing's relay: after a lap, while its condition holds, the site it
+//! names (`last`, unless `relay from` says) is lifted and sown, and the
+//! statements after each lap (`each lap`) run.
+//!
+//! The commonest relay goes on from `last` while it holds more than one
+//! counter, perhaps only while it is a pit (`relay while last is pit and
+//! count(last) > 1`: Congkak, Sungka, Dakon, Jongkak, Mefuvha), and its
+//! laps have nothing but their table to go by (see `Sow::simple`). Then
+//! nothing runs between laps that could change the track, its table or
+//! what the condition reads but the counts, so the later laps run in one
+//! loop ([`Sow::relay_on`]): the condition read in place, the track and
+//! table found once, a lap a lift and a sowing by the table. What is
+//! sown, the work spent, the limit of laps and every error are as the
+//! general loop ([`relay_rest`]) makes them.
+
+use super::{Sow, all_skipped, sow_by};
+use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Track};
+use crate::engine::program::expr::Opnd;
+use crate::engine::program::shapes::count_test_of;
+use crate::engine::program::{Fst, Program, run};
+use crate::engine::vm::{Fault, Frame, Res, SowTable, Vm, out_of_fuel};
+
+/// A relay, lowered: the site it goes on from (`last` if none), its
+/// condition, and the most laps it may take.
+pub(super) struct Relay {
+    pub from: Option<Opnd>,
+    pub cond: Opnd,
+    pub max: Option<Opnd>,
+}
+
+/// A relay after its first lap: while its condition holds, the site it
+/// names lifted and sown, and the statements after each lap run.
+pub(super) fn relay_rest(p: &Program, vm: &mut Vm, sow: &Sow, r: &Relay, lap_end: &[Fst], max: i64) -> Res<()> {
+    let mut laps = 1;
+    loop {
+        if r.cond.get(p, vm)? == 0 {
+            return Ok(());
+        }
+        let s = match &r.from {
+            Some(x) => x.site(p, vm)?,
+            None => vm.f.last,
+        };
+        // An empty site ends the relay: there is nothing to lift.
+        vm.read(s);
+        if vm.count(s) == 0 {
+            return Ok(());
+        }
+        if laps >= max {
+            return Err(Fault::ILLEGAL);
+        }
+        laps += 1;
+        // A relay that never ends is stopped by the work budget.
+        vm.tick()?;
+        sow.lap(p, vm, s, None, false)?;
+        if !lap_end.is_empty() {
+            run(lap_end, p, vm)?;
+        }
+    }
+}
+
+/// A relay's condition of the commonest shape, read in place: `last` holds
+/// `least` counters or more (`count(last) > 1`), and is of the site kind
+/// `kind` if it says so first (`last is pit and count(last) > 1`).
+#[derive(Clone, Copy)]
+pub(super) struct RelayTest {
+    kind: Option<u8>,
+    least: i32,
+}
+
+impl RelayTest {
+    /// Whether the condition holds of `last` (counts of one colour).
+    #[inline(always)]
+    fn holds(self, kinds: &[u8], counts: &[i32], last: SiteId) -> bool {
+        self.kind.is_none_or(|k| kinds[last as usize] == k) && counts[last as usize] >= self.least
+    }
+}
+
+/// The test of a relay whose later laps run in one loop: its laps have
+/// their table alone to go by and nothing after them (`steady`), it goes
+/// on from `last`, along a track each lap finds the same
+/// ([`steady_track`]), while a condition of the commonest shape holds.
+pub(super) fn fused_test(r: &crate::engine::game::Relay, track: &Expr, steady: bool) -> Option<RelayTest> {
+    if !steady || r.from.is_some() || !steady_track(track) {
+        return None;
+    }
+    relay_test(&r.cond)
+}
+
+fn relay_test(e: &Expr) -> Option<RelayTest> {
+    let last = |x: &Expr| matches!(x, Expr::Builtin(Builtin::Last));
+    let least = |e: &Expr| {
+        let least = match count_test_of(e, |x| matches!(x, Expr::Count(s, None) if last(s)))? {
+            (0b100, k) => k.checked_add(1)?,
+            (0b110, k) => k,
+            _ => return None,
+        };
+        i32::try_from(least).ok()
+    };
+    match e {
+        Expr::Bin(BinOp::And, a, b) => match &**a {
+            Expr::IsKind(x, k) if last(x) => Some(RelayTest { kind: Some(k.index() as u8), least: least(b)? }),
+            _ => None,
+        },
+        e => Some(RelayTest { kind: None, least: least(e)? }),
+    }
+}
+
+/// Whether a sowing's track is the same at each lap of a relay whose laps
+/// run nothing between them: it reads no count, `last` or `origin`, and
+/// draws or calls nothing (a fixed track, a local, a track of the mover's).
+fn steady_track(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Local(_) | Expr::Builtin(Builtin::Mover) => true,
+        Expr::Family(_, x) | Expr::Opponent(x) => steady_track(x),
+        _ => false,
+    }
+}
+
+/// A sowing with a relay that passed [`fused_test`]: its first lap as any,
+/// its later laps in one loop ([`Sow::relay_on`]); in a machine that
+/// watches banks (which a lift reads), the general loop.
+pub(super) fn fused(src: Opnd, amount: Option<Opnd>, relay: Relay, test: RelayTest, sow: Sow) -> Fst {
+    Box::new(move |p, vm| {
+        let s = src.site(p, vm)?;
+        let n = match &amount {
+            Some(a) => Some(a.get(p, vm)?),
+            None => None,
+        };
+        let max = match &relay.max {
+            Some(m) => m.get(p, vm)?,
+            None => i64::MAX,
+        };
+        sow.lap(p, vm, s, n, true)?;
+        if !vm.banks.is_empty() {
+            return relay_rest(p, vm, &sow, &relay, &[], max);
+        }
+        sow.relay_on(p, vm, &relay, test, max)
+    })
+}
+
+impl Sow {
+    /// A relay's later laps, after its first: nothing runs between them,
+    /// so each is a lap of the same track by the same table, from `last`,
+    /// as [`relay_rest`] and `Sow::simple_lap` make it, with what they ask
+    /// at every lap asked once: the track, and its table (the one the
+    /// first lap was sown by: a sowing changes no state a skip reads).
+    fn relay_on(&self, p: &Program, vm: &mut Vm, r: &Relay, test: RelayTest, max: i64) -> Res<()> {
+        if !test.holds(&p.kinds, &vm.pos.counts, vm.f.last) {
+            return Ok(());
+        }
+        let t = self.trk.track(p, vm)?;
+        let (track, tab) = self.table(p, vm, t)?;
+        let skipped = |f: Option<Fault>| f.unwrap_or_else(|| all_skipped(p, t));
+        let Some(ranges) = &self.keyed else {
+            let (counts, f) = (&mut vm.pos.counts, &mut vm.f);
+            return relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, tab), test, max).map_err(skipped);
+        };
+        let at = self.base + t as usize * self.np + vm.f.mover as usize;
+        if !self.keep_table(p, vm, at, track, tab, ranges) {
+            // A skip went wrong somewhere: the laps sown site by site.
+            return relay_rest(p, vm, self, r, &[], max);
+        }
+        let kept = &vm.kept[at].tab;
+        let (counts, f) = (&mut vm.pos.counts, &mut vm.f);
+        relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, kept), test, max).map_err(skipped)
+    }
+}
+
+/// The later laps of a relay ([`Sow::relay_on`]) sown by `tab`: while
+/// `last` passes `test`, lifted and sown, each a step of work, the second
+/// lap the first counted against `max`, as [`relay_rest`] counts them.
+/// `Err(None)`: every place of a cyclic track is skipped (as `sow_counts`).
+#[inline(always)]
+fn relay_laps(
+    counts: &mut [i32],
+    f: &mut Frame,
+    fuel: &mut u64,
+    kinds: &[u8],
+    (track, tab): (&Track, &SowTable),
+    test: RelayTest,
+    max: i64,
+) -> Result<(), Option<Fault>> {
+    let mut laps: i64 = 1;
+    loop {
+        let s = f.last;
+        if !test.holds(kinds, counts, s) {
+            return Ok(());
+        }
+        let n = counts[s as usize];
+        if n == 0 {
+            return Ok(());
+        }
+        if laps >= max {
+            return Err(Some(Fault::ILLEGAL));
+        }
+        laps += 1;
+        if *fuel == 0 {
+            return Err(Some(out_of_fuel()));
+        }
+        *fuel -= 1;
+        f.origin = s;
+        counts[s as usize] = 0;
+        sow_by(counts, f, track, tab, s, n)?;
+    }
+}
