@@ -32,8 +32,13 @@ use vm::{FUEL, Fault, Vm};
 
 /// A move: which move declaration, the values it chose, and the order of
 /// colours it sows in (its rank among the arrangements, 0 if none). Small
-/// and `Copy`.
+/// and `Copy`. Laid out as written (`repr(C)`): in the order rustc chose,
+/// a move drawn and passed on (`sample_move`'s `Result<Option<Move>,
+/// Halt>`, unwrapped, then given to `apply`) was copied as 14 bytes by two
+/// overlapping 8-byte moves, and each copy's loads stalled on the stores
+/// of the copy before (README, "Speed").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct Move {
     pub def: u16,
     pub args: [i32; 4],
