@@ -647,10 +647,11 @@ impl Sow {
         self.one_by_one(p, vm, &by, pos, n, order)
     }
 
-    /// A lap with nothing but its table to go by (see `simple`): the
-    /// counters of `s` (`n` of them if given) lifted and sown.
+    /// The start of a lap with nothing but its table to go by (see
+    /// `simple`): its track, and `n` counters of `s` (all, if none given)
+    /// lifted, `s` the lap's origin; how many.
     #[inline(always)]
-    fn simple_lap(&self, p: &Program, vm: &mut Vm, s: SiteId, n: Option<i64>, first: bool) -> Res<()> {
+    fn lift(&self, p: &Program, vm: &mut Vm, s: SiteId, n: Option<i64>) -> Res<(u16, i32)> {
         let t = self.trk.track(p, vm)?;
         vm.read(s);
         let have = vm.pos.counts[s as usize];
@@ -661,6 +662,14 @@ impl Sow {
         let n = n as i32;
         vm.f.origin = s;
         vm.pos.counts[s as usize] -= n;
+        Ok((t, n))
+    }
+
+    /// A lap with nothing but its table to go by (see `simple`): the
+    /// counters of `s` (`n` of them if given) lifted and sown.
+    #[inline(always)]
+    fn simple_lap(&self, p: &Program, vm: &mut Vm, s: SiteId, n: Option<i64>, first: bool) -> Res<()> {
+        let (t, n) = self.lift(p, vm, s, n)?;
         let (track, tab) = self.table(p, vm, t)?;
         // Skips that read state: the table kept for its values.
         let tab = match &self.keyed {

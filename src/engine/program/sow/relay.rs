@@ -7,13 +7,13 @@
 //! count(last) > 1`: Congkak, Sungka, Dakon, Jongkak, Mefuvha), and its
 //! laps have nothing but their table to go by (see `Sow::simple`). Then
 //! nothing runs between laps that could change the track, its table or
-//! what the condition reads but the counts, so the later laps run in one
-//! loop ([`Sow::relay_on`]): the condition read in place, the track and
+//! what the condition reads but the counts, so the laps run in one loop
+//! ([`Sow::relay_all`]): the condition read in place, the track and
 //! table found once, a lap a lift and a sowing by the table. What is
 //! sown, the work spent, the limit of laps and every error are as the
 //! general loop ([`relay_rest`]) makes them.
 
-use super::{Sow, all_skipped, sow_by};
+use super::{OneByOne, Sow, all_skipped, sow_by};
 use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Track};
 use crate::engine::program::expr::Opnd;
 use crate::engine::program::shapes::count_test_of;
@@ -116,9 +116,9 @@ fn steady_track(e: &Expr) -> bool {
     }
 }
 
-/// A sowing with a relay that passed [`fused_test`]: its first lap as any,
-/// its later laps in one loop ([`Sow::relay_on`]); in a machine that
-/// watches banks (which a lift reads), the general loop.
+/// A sowing with a relay that passed [`fused_test`]: its laps in one loop
+/// ([`Sow::relay_all`]); in a machine that watches banks (which a lift
+/// reads), the general loop.
 pub(super) fn fused(src: Opnd, amount: Option<Opnd>, relay: Relay, test: RelayTest, sow: Sow) -> Fst {
     Box::new(move |p, vm| {
         let s = src.site(p, vm)?;
@@ -130,43 +130,60 @@ pub(super) fn fused(src: Opnd, amount: Option<Opnd>, relay: Relay, test: RelayTe
             Some(m) => m.get(p, vm)?,
             None => i64::MAX,
         };
-        sow.lap(p, vm, s, n, true)?;
         if !vm.banks.is_empty() {
+            sow.lap(p, vm, s, n, true)?;
             return relay_rest(p, vm, &sow, &relay, &[], max);
         }
-        sow.relay_on(p, vm, &relay, test, max)
+        sow.relay_all(p, vm, &relay, test, (s, n), max)
     })
 }
 
 impl Sow {
-    /// A relay's later laps, after its first: nothing runs between them,
-    /// so each is a lap of the same track by the same table, from `last`,
-    /// as [`relay_rest`] and `Sow::simple_lap` make it, with what they ask
-    /// at every lap asked once: the track, and its table (the one the
-    /// first lap was sown by: a sowing changes no state a skip reads).
-    fn relay_on(&self, p: &Program, vm: &mut Vm, r: &Relay, test: RelayTest, max: i64) -> Res<()> {
-        if !test.holds(&p.kinds, &vm.pos.counts, vm.f.last) {
-            return Ok(());
-        }
-        let t = self.trk.track(p, vm)?;
+    /// A relay whose laps run nothing between them: each is a lap of the
+    /// same track by the same table (a sowing changes no state a skip
+    /// reads), so the track and its table are found once, by the first lap,
+    /// which is made as `Sow::simple_lap` makes it (`n` counters of `s`, all
+    /// if none given), and the later ones from `last`, as [`relay_rest`]
+    /// and `Sow::simple_lap` make them ([`relay_laps`]). A machine that
+    /// watches banks is not one of these (the caller asks [`relay_rest`]).
+    fn relay_all(
+        &self,
+        p: &Program,
+        vm: &mut Vm,
+        r: &Relay,
+        test: RelayTest,
+        (s, n): (SiteId, Option<i64>),
+        max: i64,
+    ) -> Res<()> {
+        let (t, n) = self.lift(p, vm, s, n)?;
         let (track, tab) = self.table(p, vm, t)?;
         let skipped = |f: Option<Fault>| f.unwrap_or_else(|| all_skipped(p, t));
         let Some(ranges) = &self.keyed else {
             let (counts, f) = (&mut vm.pos.counts, &mut vm.f);
+            sow_by(counts, f, track, tab, s, n).map_err(skipped)?;
             return relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, tab), test, max).map_err(skipped);
         };
         let at = self.base + t as usize * self.np + vm.f.mover as usize;
         if !self.keep_table(p, vm, at, track, tab, ranges) {
-            // A skip went wrong somewhere: the laps sown site by site.
+            // A skip went wrong somewhere: the first lap asks the skips
+            // site by site, and so do the later ones.
+            let pos = track.position[s as usize].map_or(track.sites.len(), |x| x as usize);
+            let (dynamic, except, except_at) = (&self.dynamic[..], None, usize::MAX);
+            let by = OneByOne { t, track, tab, dynamic, except, except_at, first: true };
+            self.one_by_one(p, vm, &by, pos, n, None)?;
             return relay_rest(p, vm, self, r, &[], max);
         }
         let kept = &vm.kept[at].tab;
+        if kept.live == 0 && track.cyclic {
+            return Err(all_skipped(p, t));
+        }
         let (counts, f) = (&mut vm.pos.counts, &mut vm.f);
+        sow_by(counts, f, track, kept, s, n).map_err(skipped)?;
         relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, kept), test, max).map_err(skipped)
     }
 }
 
-/// The later laps of a relay ([`Sow::relay_on`]) sown by `tab`: while
+/// The later laps of a relay ([`Sow::relay_all`]) sown by `tab`: while
 /// `last` passes `test`, lifted and sown, each a step of work, the second
 /// lap the first counted against `max`, as [`relay_rest`] counts them.
 /// `Err(None)`: every place of a cyclic track is skipped (as `sow_counts`).
