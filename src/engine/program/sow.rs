@@ -6,7 +6,7 @@
 //! `each` runs there. The commonest sowing (every counter of a site, one
 //! lap, fixed skips, one colour) is a closure of its own; a lap with its
 //! table alone to go by (most laps of a relay) takes a short road of its
-//! own (`Sow::simple_lap`), and the later laps of the commonest relay run
+//! own (`Sow::simple_lap`), and the laps of the commonest relay run
 //! in one loop (`relay.rs`).
 
 mod relay;
@@ -334,8 +334,8 @@ impl Lower<'_> {
             };
         }
         // A relay of laps with nothing but their table to go by, on from
-        // `last` while it is of a kind and holds enough: its later laps in
-        // one loop (see `relay.rs`).
+        // `last` while it is of a kind and holds enough: its laps in one
+        // loop (see `relay.rs`).
         let steady = sow.simple && lap_end.is_empty();
         if let Some(test) = s.relay.and_then(|r| relay::fused_test(r, s.track, steady)) {
             let relay = relay.expect("a relay: its condition was read");

@@ -75,7 +75,7 @@ impl RelayTest {
     }
 }
 
-/// The test of a relay whose later laps run in one loop: its laps have
+/// The test of a relay whose laps run in one loop: its laps have
 /// their table alone to go by and nothing after them (`steady`), it goes
 /// on from `last`, along a track each lap finds the same
 /// ([`steady_track`]), while a condition of the commonest shape holds.
