@@ -202,7 +202,13 @@ impl Choice {
 /// `count(x) >= m` of the choice in `slot`, `m` a number that fits a
 /// count (`count(x) > k` is `>= k + 1`), either way round: `m`.
 pub(super) fn count_at_least(e: &Expr, slot: u8) -> Option<i32> {
-    let least = match shapes::count_test(e, slot)? {
+    least_count_of(e, |x| x.is_count_of(slot))
+}
+
+/// As [`count_at_least`], for the count `is_count` says is the one meant
+/// (`count(last)`, in a relay's condition).
+pub(super) fn least_count_of(e: &Expr, is_count: impl Fn(&Expr) -> bool) -> Option<i32> {
+    let least = match shapes::count_test_of(e, is_count)? {
         (0b100, k) => k.checked_add(1)?,
         (0b110, k) => k,
         _ => return None,

@@ -16,7 +16,7 @@
 use super::{OneByOne, Sow, all_skipped, sow_by};
 use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Track};
 use crate::engine::program::expr::Opnd;
-use crate::engine::program::shapes::count_test_of;
+use crate::engine::program::least_count_of;
 use crate::engine::program::{Fst, Program, run};
 use crate::engine::vm::{Fault, Frame, Res, SowTable, Vm, out_of_fuel};
 
@@ -88,14 +88,7 @@ pub(super) fn fused_test(r: &crate::engine::game::Relay, track: &Expr, steady: b
 
 fn relay_test(e: &Expr) -> Option<RelayTest> {
     let last = |x: &Expr| matches!(x, Expr::Builtin(Builtin::Last));
-    let least = |e: &Expr| {
-        let least = match count_test_of(e, |x| matches!(x, Expr::Count(s, None) if last(s)))? {
-            (0b100, k) => k.checked_add(1)?,
-            (0b110, k) => k,
-            _ => return None,
-        };
-        i32::try_from(least).ok()
-    };
+    let least = |e: &Expr| least_count_of(e, |x| matches!(x, Expr::Count(s, None) if last(s)));
     match e {
         Expr::Bin(BinOp::And, a, b) => match &**a {
             Expr::IsKind(x, k) if last(x) => Some(RelayTest { kind: Some(k.index() as u8), least: least(b)? }),
