@@ -23,7 +23,14 @@ pub fn multinomial(counts: &[u32]) -> Option<u128> {
 }
 
 /// `a * b / c`, exact when `c` divides `a * b`; `None` on overflow.
+#[inline]
 fn mul_div(a: u128, b: u128, c: u128) -> Option<u128> {
+    // Factors below 2^32 (all but huge counts): the product fits in a
+    // `u64`, whose division is one instruction where a `u128`'s is a call
+    // (`__udivti3`, 8% of the playouts of a game of coloured counters).
+    if (a | b) >> 32 == 0 && c >> 64 == 0 {
+        return Some(((a as u64 * b as u64) / c as u64) as u128);
+    }
     match a.checked_mul(b) {
         Some(p) => Some(p / c),
         None => {
@@ -138,6 +145,16 @@ mod tests {
         assert_eq!(multinomial(&[1, 1, 1]), Some(6));
         // 66 beads of six colours do not fit, and say so.
         assert_eq!(multinomial(&[11; 6]), None);
+    }
+
+    #[test]
+    fn counts_past_two_to_the_64_are_exact() {
+        // Both ways of `mul_div`: small factors in a `u64`, large ones in a
+        // `u128`. 55! / 11!^5 and 20! / (10! 10!), worked out elsewhere
+        // (Python's `math.factorial`).
+        assert_eq!(multinomial(&[11; 5]), Some(125_285_878_026_462_826_569_986_857_692_288_000));
+        assert_eq!(multinomial(&[10, 10]), Some(184_756));
+        assert_eq!(multinomial(&[13, 13, 13]), Some(84_478_098_072_866_400));
     }
 
     #[test]
