@@ -531,6 +531,33 @@ fn territory_owners_kept_as_state_change_whose_pits_are_whose() {
 }
 
 #[test]
+fn owners_kept_as_state_leave_other_kinds_of_site_their_declared_owners() {
+    // Owners are kept for the pits; the stores keep the owners declared,
+    // read of a choice (`owner(h)`), after a sowing (`owner(last)`) and of
+    // a site worked out (`owner(step(h, all, 1))`).
+    let mut e = engine(
+        "state owner of every pit: player
+         state marks: number
+         track all cyclic: s[1..3], S, n[1..3], N
+         setup { put 1 in s3  put 1 in n3 }
+         move sow \"{h}\" { choose h in every pit where owner(h) == mover and count(h) > 0
+           sow h along all
+           if owner(last) == mover { again } }
+         move mark \"mark {h}\" {
+           choose h in every store where owner(h) == mover and owner(step(h, all, 1)) != mover
+           set marks = marks + 1 }",
+    );
+    assert_eq!(names(&mut e), ["s3", "mark S"]);
+    // The last counter falls in S, South's own: South moves again.
+    play(&mut e, "s3");
+    assert_eq!((e.to_move(), names(&mut e)), (0, vec!["mark S".to_string()]));
+    play(&mut e, "mark S");
+    assert_eq!((e.to_move(), names(&mut e)), (1, vec!["n3".to_string(), "mark N".to_string()]));
+    play(&mut e, "n3");
+    assert_eq!(e.to_move(), 1, "N is North's: North moves again");
+}
+
+#[test]
 fn a_skip_reading_owners_kept_as_state_follows_them() {
     // Each sows over the pits they own, skipping the others; claiming a pit
     // of the opponent's makes it the claimer's.

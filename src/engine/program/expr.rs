@@ -387,8 +387,12 @@ impl Lower<'_> {
                 x if self.ty(x) == Type::Site && self.leaf(x).is_some() => Opnd::Count(self.leaf(x).expect("a leaf")),
                 _ => Opnd::Dyn(self.x(e)),
             },
-            Expr::Owner(x) if self.leaf(x).is_some() && self.g.territory.is_none() => {
-                Opnd::Owner(self.leaf(x).expect("a leaf"))
+            Expr::Owner(x) if self.leaf(x).is_some() => {
+                let l = self.leaf(x).expect("a leaf");
+                match self.territory_read() {
+                    None => Opnd::Owner(l),
+                    Some(r) => Opnd::SiteState(r, l),
+                }
             }
             Expr::OwnedSite(kind, pl) if self.leaf(pl).is_some() => {
                 Opnd::ByPlayer(self.owned_sites(*kind), self.leaf(pl).expect("a leaf"))
@@ -575,24 +579,13 @@ impl Lower<'_> {
             }
             Expr::Owner(x) => {
                 let x = self.opnd(x);
-                let owner: Vec<i64> = self.g.sites.iter().map(|s| s.owner.map_or(NONE, |o| o as i64)).collect();
-                match self.g.territory {
+                match self.territory_read() {
                     // Territory: the owner kept as state, for its kind of site.
-                    Some((var, kind)) => {
-                        let offset = self.g.state[var as usize].offset;
-                        let kind = kind.index() as u8;
-                        Box::new(move |p, vm| {
-                            let s = x.site(p, vm)?;
-                            if p.kinds[s as usize] != kind {
-                                return Ok(owner[s as usize]);
-                            }
-                            Ok(match vm.pos.vars[offset + s as usize] {
-                                Value::Player(q) => q as i64,
-                                _ => NONE,
-                            })
-                        })
-                    }
-                    None => Box::new(move |p, vm| Ok(owner[x.site(p, vm)? as usize])),
+                    Some(r) => Box::new(move |p, vm| {
+                        let s = x.site(p, vm)?;
+                        r.at(p, vm, s)
+                    }),
+                    None => Box::new(move |p, vm| Ok(p.owners[x.site(p, vm)? as usize])),
                 }
             }
             Expr::OwnedSite(kind, pl) => {

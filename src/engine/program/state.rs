@@ -8,29 +8,42 @@ use crate::engine::vm::{Fault, NONE, Res, Vm};
 
 /// How a per-site state variable is read in place: where its values
 /// start, the kind of site it is kept for (if one), its number (for the
-/// error), and whether a value never set reads as "none" (else 0).
+/// error), and whether a value never set reads as "none" (else 0). The
+/// owners kept as state (territory) are read as one, whose sites of
+/// another kind answer with their fixed owner (`owners`), not an error.
 #[derive(Clone, Copy)]
 pub(crate) struct StateRead {
     offset: u32,
     var: u16,
     kind: Option<u8>,
     unset_none: bool,
+    owners: bool,
 }
 
 impl StateRead {
-    /// The value at site `s`, refused for a site of another kind.
+    /// The value at site `s`; for a site of another kind, refused (or its
+    /// fixed owner, for owners kept as state).
     #[inline(always)]
     pub(crate) fn at(self, p: &Program, vm: &Vm, s: SiteId) -> Res<i64> {
         if let Some(k) = self.kind
             && p.kinds[s as usize] != k
         {
-            return Err(wrong_kind(p, self.var, s));
+            return self.elsewhere(p, s);
         }
         Ok(match vm.pos.vars[self.offset as usize + s as usize] {
             Value::None if self.unset_none => NONE,
             Value::None => 0,
             v => enc(v),
         })
+    }
+
+    /// [`StateRead::at`] a site of another kind than the variable's.
+    #[inline(never)]
+    fn elsewhere(self, p: &Program, s: SiteId) -> Res<i64> {
+        match self.owners {
+            true => Ok(p.owners[s as usize]),
+            false => Err(wrong_kind(p, self.var, s)),
+        }
     }
 }
 
@@ -70,6 +83,16 @@ impl Lower<'_> {
             kind: v.kind.map(|k| k.index() as u8),
             // A per-site value never set is false, 0 or no value.
             unset_none: !matches!(v.ty, Type::Bool | Type::Int),
+            owners: false,
         }
+    }
+
+    /// How `owner(x)` is read in place when owners are kept as state
+    /// (territory) for a kind of site: that variable's value (no value
+    /// read as "none") at a site of the kind, the fixed owner at another.
+    pub(crate) fn territory_read(&self) -> Option<StateRead> {
+        let (var, kind) = self.g.territory?;
+        let kind = Some(kind.index() as u8);
+        Some(StateRead { kind, unset_none: true, owners: true, ..self.state_read(var) })
     }
 }
