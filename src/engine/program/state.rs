@@ -28,22 +28,16 @@ impl StateRead {
         if let Some(k) = self.kind
             && p.kinds[s as usize] != k
         {
-            return self.elsewhere(p, s);
+            if self.owners {
+                return Ok(p.owners[s as usize]);
+            }
+            return Err(wrong_kind(p, self.var, s));
         }
         Ok(match vm.pos.vars[self.offset as usize + s as usize] {
             Value::None if self.unset_none => NONE,
             Value::None => 0,
             v => enc(v),
         })
-    }
-
-    /// [`StateRead::at`] a site of another kind than the variable's.
-    #[inline(never)]
-    fn elsewhere(self, p: &Program, s: SiteId) -> Res<i64> {
-        match self.owners {
-            true => Ok(p.owners[s as usize]),
-            false => Err(wrong_kind(p, self.var, s)),
-        }
     }
 }
 
