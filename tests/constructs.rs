@@ -534,7 +534,7 @@ fn territory_owners_kept_as_state_change_whose_pits_are_whose() {
 fn owners_kept_as_state_leave_other_kinds_of_site_their_declared_owners() {
     // Owners are kept for the pits; the stores keep the owners declared,
     // read of a choice (`owner(h)`), after a sowing (`owner(last)`) and of
-    // a site worked out (`owner(step(h, all, 1))`).
+    // a site worked out (`owner(step(h, all, 4))`, the other store).
     let mut e = engine(
         "state owner of every pit: player
          state marks: number
@@ -544,7 +544,7 @@ fn owners_kept_as_state_leave_other_kinds_of_site_their_declared_owners() {
            sow h along all
            if owner(last) == mover { again } }
          move mark \"mark {h}\" {
-           choose h in every store where owner(h) == mover and owner(step(h, all, 1)) != mover
+           choose h in every store where owner(h) == mover and owner(step(h, all, 4)) == opponent(mover)
            set marks = marks + 1 }",
     );
     assert_eq!(names(&mut e), ["s3", "mark S"]);
