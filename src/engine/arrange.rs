@@ -150,8 +150,8 @@ mod tests {
     #[test]
     fn counts_past_two_to_the_64_are_exact() {
         // Both ways of `mul_div`: small factors in a `u64`, large ones in a
-        // `u128`. 55! / 11!^5 and 20! / (10! 10!), worked out elsewhere
-        // (Python's `math.factorial`).
+        // `u128`. 55! / 11!^5, 20! / (10! 10!) and 39! / 13!^3, worked out
+        // elsewhere (Python's `math.factorial`).
         assert_eq!(multinomial(&[11; 5]), Some(125_285_878_026_462_826_569_986_857_692_288_000));
         assert_eq!(multinomial(&[10, 10]), Some(184_756));
         assert_eq!(multinomial(&[13, 13, 13]), Some(84_478_098_072_866_400));

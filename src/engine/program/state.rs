@@ -82,11 +82,10 @@ impl Lower<'_> {
     }
 
     /// How `owner(x)` is read in place when owners are kept as state
-    /// (territory) for a kind of site: that variable's value (no value
-    /// read as "none") at a site of the kind, the fixed owner at another.
+    /// (territory): that variable's value at a site of its kind (a player
+    /// variable, so no value reads as "none"), the fixed owner at another.
     pub(crate) fn territory_read(&self) -> Option<StateRead> {
-        let (var, kind) = self.g.territory?;
-        let kind = Some(kind.index() as u8);
-        Some(StateRead { kind, unset_none: true, owners: true, ..self.state_read(var) })
+        let (var, _) = self.g.territory?;
+        Some(StateRead { owners: true, ..self.state_read(var) })
     }
 }
