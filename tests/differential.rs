@@ -517,6 +517,42 @@ fn wheres_guarded_by_their_first_terms() {
     assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
 }
 
+/// `where`s that name the only values that can pass (`y == opposite(x) or
+/// ...`; tests/engine/pins.mancala): the executor works the named values
+/// out once for all the values of a choice (sites, tracks, numbers,
+/// players) and asks any other value only the terms before the naming
+/// one; the reference executor asks the whole `where` at each value. With
+/// `risky`, one of those terms goes wrong at a value not named; with
+/// `wild`, a value named goes wrong: both executors must go wrong at the
+/// same plies with the same message.
+#[test]
+fn wheres_that_name_their_values() {
+    let file = "tests/engine/pins.mancala";
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 100, 300);
+        agree(file, &[], &[("k", k), ("risky", "true")], 60, 300);
+        agree(file, &[], &[("k", k), ("wild", "true")], 60, 300);
+    }
+    fail_part_way(file, "risky", "none");
+    fail_part_way(file, "wild", "none");
+    // Each kind of move is made.
+    let made = moves_made(file, &[], 40);
+    assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
+    // `broken`: a term before the naming one goes wrong at a store not
+    // named, from the start: in both, the moves cannot be listed,
+    // counted or drawn.
+    let game = compile(file, &[], &[("broken", "true")]);
+    let mut new = Engine::with_seed(game.clone(), 1).unwrap();
+    let mut old = RefEngine::with_seed(game, 1).unwrap();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let listed = new.legal_moves(&mut a);
+    assert_eq!(listed, old.legal_moves(&mut b));
+    assert!(format!("{listed:?}").contains("`marked` is kept for every pit"), "{listed:?}");
+    assert_eq!(new.count_moves(), old.count_moves());
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    assert_eq!(new.sample_move(&mut rng.clone()), old.sample_move(&mut rng));
+}
+
 /// `any` and `all` over sites whose body compares the site's count with a
 /// number, read straight from the counts, and `where`s that read the
 /// chosen site only by its count, worked out once for each count met

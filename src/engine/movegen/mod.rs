@@ -13,6 +13,7 @@ use super::draw::Candidates;
 use super::game::SiteId;
 use super::play::{apply_frame, bind_choices, try_statements};
 use super::program::expr::Opnd;
+use super::program::pin::Pinned;
 use super::program::sets::{set_item, set_len};
 use super::program::{Choice, ChoiceDomain, MoveProg, Program};
 use super::vm::{Fault, Frame, Res, Vm, check_range};
@@ -408,6 +409,8 @@ fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: bool) -> Res<
 
 /// Binds choice `i` to `v` (written `arg` in the move) and, if its `where`
 /// holds, enumerates the choices after it. True when the sink wants no more.
+/// A value that is none of those a pinned `where` names is asked only the
+/// terms before the pinning one (see `program/pin.rs`).
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn try_choice(
@@ -419,19 +422,44 @@ fn try_choice(
     sink: &mut Sink,
     v: i64,
     arg: i32,
-    (c, filter): (&Choice, Option<&Opnd>),
+    (c, filter, pinned): Test,
 ) -> Res<bool> {
     vm.tick()?;
     bind_choices(def, i, mv, vm);
     vm.locals[c.slot] = v;
-    if let Some(f) = filter
-        && !c.passes(f, p, vm)?
-    {
-        return Ok(false);
+    if let Some(f) = filter {
+        if let Some(pinned) = pinned
+            && !pinned.admits(v)
+        {
+            if let Some(prefix) = pinned.prefix {
+                prefix.get(p, vm)?;
+            }
+            return Ok(false);
+        }
+        if !c.passes(f, p, vm)? {
+            return Ok(false);
+        }
     }
     mv.args[i] = arg;
     enumerate(p, vm, def, i + 1, mv, sink)?;
     Ok(sink.done())
+}
+
+/// How a choice's values are tested: the choice, its `where` now, and the
+/// values a pinned `where` names.
+type Test<'a, 'b> = (&'a Choice, Option<&'a Opnd>, Option<&'b Pinned<'a>>);
+
+/// The choice its values are tested as now, the `where` to test them by
+/// and the values it names if pinned; `None` when no value passes (see
+/// [`Choice::tested`]).
+#[inline(always)]
+fn tested<'a>(c: &'a Choice, p: &Program, vm: &mut Vm) -> Option<(&'a Choice, Option<&'a Opnd>, Option<Pinned<'a>>)> {
+    let (c, filter) = c.tested(p, vm)?;
+    let pinned = match (filter, &c.pin) {
+        (Some(_), Some(pin)) => pin.values(p, vm),
+        _ => None,
+    };
+    Some((c, filter, pinned))
 }
 
 fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, sink: &mut Sink) -> Res<()> {
@@ -447,7 +475,8 @@ fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, 
             let lo = a.get(p, vm)?;
             let hi = b.get(p, vm)?;
             check_range(lo, hi)?;
-            let Some(test) = c.tested(p, vm) else { return Ok(()) };
+            let Some((c, filter, pinned)) = tested(c, p, vm) else { return Ok(()) };
+            let test = (c, filter, pinned.as_ref());
             for v in lo..=hi {
                 if try_choice(p, vm, def, i, mv, sink, v, v as i32, test)? {
                     return Ok(());
@@ -456,7 +485,8 @@ fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, 
         }
         ChoiceDomain::Set(s) => {
             let set = s.get(p, vm)?;
-            let Some(test) = c.tested(p, vm) else { return Ok(()) };
+            let Some((c, filter, pinned)) = tested(c, p, vm) else { return Ok(()) };
+            let test = (c, filter, pinned.as_ref());
             for k in 0..set_len(p, set) {
                 let site = set_item(p, set, k);
                 if try_choice(p, vm, def, i, mv, sink, site as i64, site as i32, test)? {
@@ -465,7 +495,8 @@ fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, 
             }
         }
         ChoiceDomain::Players => {
-            let Some(test) = c.tested(p, vm) else { return Ok(()) };
+            let Some((c, filter, pinned)) = tested(c, p, vm) else { return Ok(()) };
+            let test = (c, filter, pinned.as_ref());
             for pl in 0..p.game.players.len() as i64 {
                 if try_choice(p, vm, def, i, mv, sink, pl, pl as i32, test)? {
                     return Ok(());
@@ -473,7 +504,8 @@ fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, 
             }
         }
         ChoiceDomain::Tracks => {
-            let Some(test) = c.tested(p, vm) else { return Ok(()) };
+            let Some((c, filter, pinned)) = tested(c, p, vm) else { return Ok(()) };
+            let test = (c, filter, pinned.as_ref());
             for t in 0..p.game.tracks.len() as i64 {
                 if try_choice(p, vm, def, i, mv, sink, t, t as i32, test)? {
                     return Ok(());

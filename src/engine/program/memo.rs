@@ -248,6 +248,11 @@ impl Lower<'_> {
         Some(super::Lead { all: op == BinOp::And, least, rest: Some(rest) })
     }
 
+    /// Whether `e` draws no number and calls no hook (see [`Lower::scan`]).
+    pub(super) fn pure(&self, e: &Expr) -> bool {
+        self.scan(e, &mut Vec::new()).pure
+    }
+
     fn worth(&self, e: &Expr, i: &Info) -> bool {
         (i.heavy || i.size >= LARGE) && !matches!(self.ty(e), Type::Set | Type::Order)
     }
@@ -587,7 +592,7 @@ fn kept(vm: &mut Vm, m: usize, search: u64, work: impl FnOnce(&mut Vm) -> Res<i6
 /// Whether a term of a `where` can neither go wrong nor draw nor call
 /// anything: comparisons of constants, local variables (the values chosen,
 /// each a site, number, player or track) and the counts of sites in them.
-fn cannot_fail(e: &Expr) -> bool {
+pub(super) fn cannot_fail(e: &Expr) -> bool {
     use BinOp::*;
     match e {
         Expr::Const(_) | Expr::Local(_) => true,
@@ -625,7 +630,7 @@ pub(super) fn terms<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
 }
 
 /// The terms joined again by `op`, in order (`None`: no term).
-fn join(op: BinOp, parts: &[&Expr]) -> Option<Expr> {
+pub(super) fn join(op: BinOp, parts: &[&Expr]) -> Option<Expr> {
     parts.iter().map(|&t| t.clone()).reduce(|a, b| Expr::Bin(op, Box::new(a), Box::new(b)))
 }
 

@@ -16,6 +16,7 @@ mod fold;
 mod hook;
 mod memo;
 pub(crate) mod narrow;
+pub(crate) mod pin;
 pub(crate) mod sets;
 pub(crate) mod shapes;
 mod sow;
@@ -83,6 +84,9 @@ pub(crate) struct Choice {
     /// > 7 and ...`): the sets it narrows, and the rest of it (see
     /// `narrow.rs`; not with a [`Lead`] or when `counted`).
     pub narrow: Option<(narrow::Narrowed, Opnd)>,
+    /// A `where` that names the only values that can pass (`b ==
+    /// stacked(a) or ...`): see `pin.rs`.
+    pub pin: Option<pin::Pin>,
 }
 
 /// A `where` that begins with a least count of the chosen site, in a chain
@@ -280,7 +284,8 @@ impl Lower<'_> {
             }
             _ => None,
         };
-        Choice { slot: p.slot as usize, domain, filter: lowered, waiver, guard, lead, counted, narrow }
+        let pin = filter.filter(|_| memos).and_then(|f| self.pin(f, p.slot, &p.domain));
+        Choice { slot: p.slot as usize, domain, filter: lowered, waiver, guard, lead, counted, narrow, pin }
     }
 }
 

@@ -1,0 +1,218 @@
+//! Choices whose `where` names the only values that can pass. An exchange
+//! `choose b in every pit where b > a and placed(b) and (b == across(a) or
+//! b == stacked(a))` asks a long `where` of every pit, although only the
+//! two sites it names can pass; a direction `choose t in tracks where t ==
+//! ahead[mover] or (t == back[mover] and ...)` asks it of every track. Such
+//! a `where` is *pinned*: one of its `and` terms holds only if the value is
+//! one of those it names (`x == E`, in `or`s of them, each perhaps the
+//! first term of an `and`), each `E` read without the choice. Before the
+//! values are tried, the `E`s are worked out once; a value that is none of
+//! them is asked only the terms before the pinning one, for what they may
+//! do (go wrong: see [`Pin::prefix`]), and fails. At such a value, the
+//! `where` as written would ask those terms, then find every `x == E` of
+//! the pinning term false (its `E` worked out without going wrong, as the
+//! one look-up did) and so the term false, and fail: the same values pass,
+//! in the same order, and the same errors come at the same values. It
+//! takes fewer steps of the work budget (the terms not asked), as
+//! `narrow.rs`'s loops do.
+//!
+//! Only the general loop of a move's choices (`movegen::enumerate`) reads
+//! the pin; the loops of a move's only site (`movegen/sites.rs`) ask the
+//! `where` as before.
+//!
+//! An `E` that draws a number or calls a hook, or reads the choice or a
+//! part the `where` keeps (`cse.rs`), is not pinned (it would be asked once
+//! more, or read what the look-up cannot know); one that goes wrong when
+//! looked up leaves the `where` to be asked whole at every value, which
+//! then goes wrong where it did.
+
+use super::expr::Opnd;
+use super::memo::{cannot_fail, join, terms};
+use super::{Lower, Program};
+use crate::engine::game::{BinOp, Domain, Expr, SiteId, Value};
+use crate::engine::vm::Vm;
+
+/// Values named a `where` at most: a pinned term of more is asked as
+/// written.
+pub(crate) const MOST_PINNED: usize = 8;
+
+/// A choice's pinned `where` (see the top of this file).
+pub(crate) struct Pin {
+    /// The values its pinning term names, in its order.
+    values: Box<[Opnd]>,
+    /// The `and` terms before the pinning one, when one of them can go
+    /// wrong: asked of a value that is none of those named, for the error
+    /// they may meet, their value ignored (the `where` fails either way).
+    prefix: Option<Opnd>,
+}
+
+/// The values a pinned `where` names, worked out for the values of a choice
+/// about to be tried.
+pub(crate) struct Pinned<'a> {
+    n: usize,
+    values: [i64; MOST_PINNED],
+    pub prefix: Option<&'a Opnd>,
+}
+
+impl Pinned<'_> {
+    /// Whether `x` is one of the values named (and so may pass).
+    #[inline(always)]
+    pub(crate) fn admits(&self, x: i64) -> bool {
+        self.values[..self.n].contains(&x)
+    }
+}
+
+impl Pin {
+    /// The values named, now: `None` when one of them goes wrong (the
+    /// `where` is then asked whole at every value). The look-up takes no
+    /// step of the work budget: it is not asked as written. Nor is it made
+    /// in a machine that watches banks: the rules must note each count of
+    /// a bank they read where and when they read it.
+    #[inline]
+    pub(crate) fn values(&self, p: &Program, vm: &mut Vm) -> Option<Pinned<'_>> {
+        if !vm.banks.is_empty() {
+            return None;
+        }
+        let fuel = vm.fuel;
+        let mut out = Pinned { n: self.values.len(), values: [0; MOST_PINNED], prefix: self.prefix.as_ref() };
+        for (v, e) in out.values.iter_mut().zip(self.values.iter()) {
+            match e.get(p, vm) {
+                Ok(x) => *v = x,
+                Err(_) => {
+                    vm.fuel = fuel;
+                    return None;
+                }
+            }
+        }
+        vm.fuel = fuel;
+        Some(out)
+    }
+}
+
+impl Lower<'_> {
+    /// The pin of a choice's `where` `e` for the choice in `slot`, if one
+    /// of its `and` terms names the only values that pass.
+    /// `domain` is the choice's: a term before the naming one that reads
+    /// the choice's per-site state cannot go wrong when every site of a
+    /// fixed domain keeps that state.
+    pub(super) fn pin(&mut self, e: &Expr, slot: u8, domain: &Domain) -> Option<Pin> {
+        let mut chain = Vec::new();
+        terms(BinOp::And, e, &mut chain);
+        let mut named = Vec::new();
+        let at = chain.iter().position(|t| {
+            named.clear();
+            names(self, t, slot, &mut named) && named.len() <= MOST_PINNED
+        })?;
+        let before = &chain[..at];
+        let sites = match domain {
+            Domain::Set(d) => match d.unspanned() {
+                Expr::Const(Value::Set(id)) => self.g.sets.get(*id as usize).map(Vec::as_slice),
+                _ => None,
+            },
+            _ => None,
+        };
+        let prefix = match before.iter().all(|t| safe(self, t, slot, sites)) {
+            true => None,
+            false => Some(self.filter(&join(BinOp::And, before)?)),
+        };
+        let values = named.iter().map(|v| self.opnd(v)).collect();
+        Some(Pin { values, prefix })
+    }
+}
+
+/// Whether `e` holds only when the choice in `slot` is one of the values it
+/// names, each put in `out` (see the top of this file): `x == E` or `E ==
+/// x`; an `and` whose first term does; an `or` whose terms all do.
+fn names<'e>(l: &Lower, e: &'e Expr, slot: u8, out: &mut Vec<&'e Expr>) -> bool {
+    match e.unspanned() {
+        Expr::Bin(BinOp::Eq, a, b) => {
+            let v = match (a.unspanned(), b.unspanned()) {
+                (Expr::Local(s), v) | (v, Expr::Local(s)) if *s == slot => v,
+                _ => return false,
+            };
+            let fixed = l.pure(v) && !reads(v, slot) && !keeps(v);
+            if fixed {
+                out.push(v);
+            }
+            fixed
+        }
+        Expr::Bin(BinOp::And, a, _) => names(l, a, slot, out),
+        Expr::Bin(BinOp::Or, a, b) => names(l, a, slot, out) && names(l, b, slot, out),
+        _ => false,
+    }
+}
+
+/// Whether a term cannot go wrong ([`cannot_fail`]), reading as well the
+/// per-site state of the choice in `slot` when each of its `sites` (a
+/// fixed domain) keeps it.
+fn safe(l: &Lower, e: &Expr, slot: u8, sites: Option<&[SiteId]>) -> bool {
+    use BinOp::{And, Eq, Ne, Or};
+    match e.unspanned() {
+        Expr::SiteState(var, x) if matches!(x.unspanned(), Expr::Local(s) if *s == slot) => {
+            match l.g.state.get(*var as usize).map(|v| v.kind) {
+                Some(None) => true,
+                Some(Some(k)) => sites.is_some_and(|ss| ss.iter().all(|&s| l.g.sites[s as usize].kind == k)),
+                None => false,
+            }
+        }
+        Expr::Not(x) => safe(l, x, slot, sites),
+        // Not orders: a site kept as state may be none, which they refuse.
+        Expr::Bin(Eq | Ne | And | Or, a, b) => safe(l, a, slot, sites) && safe(l, b, slot, sites),
+        e => cannot_fail(e),
+    }
+}
+
+/// Whether `e` reads the local in `slot`.
+fn reads(e: &Expr, slot: u8) -> bool {
+    matches!(e, Expr::Local(s) if *s == slot) || !e.all_children(|c| !reads(c, slot))
+}
+
+/// Whether `e` keeps or reads a part kept by `cse.rs`.
+fn keeps(e: &Expr) -> bool {
+    matches!(e, Expr::Keep(..) | Expr::Kept(..)) || !e.all_children(|c| !keeps(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::{Config, compile_file};
+    use crate::engine::program::Program;
+    use std::sync::Arc;
+
+    /// The choices of tests/engine/pins.mancala that are pinned: how many
+    /// values each names, and whether the terms before the naming one are
+    /// asked of the others (only when one of them can go wrong: `risky`).
+    fn pins(settings: &[(&str, &str)]) -> Vec<Vec<Option<(usize, bool)>>> {
+        let cfg = Config {
+            variants: Vec::new(),
+            settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        };
+        let g = compile_file("tests/engine/pins.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+        let p = Program::new(Arc::new(g));
+        let pinned = |c: &super::super::Choice| c.pin.as_ref().map(|p| (p.values.len(), p.prefix.is_some()));
+        p.moves.iter().map(|m| m.choices.iter().map(pinned).collect()).collect()
+    }
+
+    #[test]
+    fn wheres_that_name_their_values_are_pinned() {
+        // `sow`: the track, two named; `shift`: the second site, three;
+        // `fetch`: the second choice, a store, one (asked first whether it is a store or an
+        // unmarked pit: that would go wrong at a store, were it asked
+        // only whether the site is marked); `give`: the number, two, and
+        // the player, one.
+        let fetch = vec![None, Some((1, true))];
+        let give = vec![Some((2, false)), Some((1, false))];
+        let plain = vec![vec![None, Some((2, false))], vec![None, Some((3, false))], fetch.clone(), give.clone()];
+        assert_eq!(pins(&[]), plain);
+        assert_eq!(pins(&[("wild", "true")]), plain);
+        // A term before the naming one that can go wrong is asked of every value.
+        let risky = vec![vec![None, Some((2, false))], vec![None, Some((3, true))], fetch.clone(), give.clone()];
+        assert_eq!(pins(&[("risky", "true")]), risky);
+        // `broken`: `fetch` asks only whether the site is marked, which a
+        // store does not keep: asked of every value still.
+        assert_eq!(pins(&[("broken", "true")]), plain);
+        // The plain program, which the others must agree with, has none.
+        let g = compile_file("tests/engine/pins.mancala", &Config::default()).unwrap();
+        let p = Program::lower(Arc::new(g), false);
+        assert!(p.moves.iter().all(|m| m.choices.iter().all(|c| c.pin.is_none())));
+    }
+}
