@@ -409,8 +409,6 @@ fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: bool) -> Res<
 
 /// Binds choice `i` to `v` (written `arg` in the move) and, if its `where`
 /// holds, enumerates the choices after it. True when the sink wants no more.
-/// A value that is none of those a pinned `where` names is asked only the
-/// terms before the pinning one (see `program/pin.rs`).
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn try_choice(
@@ -422,44 +420,62 @@ fn try_choice(
     sink: &mut Sink,
     v: i64,
     arg: i32,
-    (c, filter, pinned): Test,
+    (c, filter): (&Choice, Option<&Opnd>),
 ) -> Res<bool> {
     vm.tick()?;
     bind_choices(def, i, mv, vm);
     vm.locals[c.slot] = v;
-    if let Some(f) = filter {
-        if let Some(pinned) = pinned
-            && !pinned.admits(v)
-        {
-            if let Some(prefix) = pinned.prefix {
-                prefix.get(p, vm)?;
-            }
-            return Ok(false);
-        }
-        if !c.passes(f, p, vm)? {
-            return Ok(false);
-        }
+    if let Some(f) = filter
+        && !c.passes(f, p, vm)?
+    {
+        return Ok(false);
     }
     mv.args[i] = arg;
     enumerate(p, vm, def, i + 1, mv, sink)?;
     Ok(sink.done())
 }
 
-/// How a choice's values are tested: the choice, its `where` now, and the
-/// values a pinned `where` names.
-type Test<'a, 'b> = (&'a Choice, Option<&'a Opnd>, Option<&'b Pinned<'a>>);
+/// Whether choice `i`'s value `v` is passed over: it is none of those its
+/// pinned `where` names, so that `where` fails there (see
+/// `program/pin.rs`). Such a value takes its step of work and is asked the
+/// terms before the naming one, if they can go wrong, for their error.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn passed_over(
+    p: &Program,
+    vm: &mut Vm,
+    def: &MoveProg,
+    i: usize,
+    mv: &Move,
+    c: &Choice,
+    pinned: Option<&Pinned>,
+    v: i64,
+) -> Res<bool> {
+    let Some(pinned) = pinned else { return Ok(false) };
+    if pinned.admits(v) {
+        return Ok(false);
+    }
+    vm.tick()?;
+    if let Some(prefix) = pinned.prefix {
+        bind_choices(def, i, mv, vm);
+        vm.locals[c.slot] = v;
+        prefix.get(p, vm)?;
+    }
+    Ok(true)
+}
 
 /// The choice its values are tested as now, the `where` to test them by
 /// and the values it names if pinned; `None` when no value passes (see
 /// [`Choice::tested`]).
 #[inline(always)]
-fn tested<'a>(c: &'a Choice, p: &Program, vm: &mut Vm) -> Option<(&'a Choice, Option<&'a Opnd>, Option<Pinned<'a>>)> {
+#[allow(clippy::type_complexity)]
+fn tested<'a>(c: &'a Choice, p: &Program, vm: &mut Vm) -> Option<((&'a Choice, Option<&'a Opnd>), Option<Pinned<'a>>)> {
     let (c, filter) = c.tested(p, vm)?;
     let pinned = match (filter, &c.pin) {
         (Some(_), Some(pin)) => pin.values(p, vm),
         _ => None,
     };
-    Some((c, filter, pinned))
+    Some(((c, filter), pinned))
 }
 
 fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, sink: &mut Sink) -> Res<()> {
@@ -475,9 +491,11 @@ fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, 
             let lo = a.get(p, vm)?;
             let hi = b.get(p, vm)?;
             check_range(lo, hi)?;
-            let Some((c, filter, pinned)) = tested(c, p, vm) else { return Ok(()) };
-            let test = (c, filter, pinned.as_ref());
+            let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
             for v in lo..=hi {
+                if passed_over(p, vm, def, i, mv, test.0, pinned.as_ref(), v)? {
+                    continue;
+                }
                 if try_choice(p, vm, def, i, mv, sink, v, v as i32, test)? {
                     return Ok(());
                 }
@@ -485,28 +503,34 @@ fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, 
         }
         ChoiceDomain::Set(s) => {
             let set = s.get(p, vm)?;
-            let Some((c, filter, pinned)) = tested(c, p, vm) else { return Ok(()) };
-            let test = (c, filter, pinned.as_ref());
+            let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
             for k in 0..set_len(p, set) {
                 let site = set_item(p, set, k);
+                if passed_over(p, vm, def, i, mv, test.0, pinned.as_ref(), site as i64)? {
+                    continue;
+                }
                 if try_choice(p, vm, def, i, mv, sink, site as i64, site as i32, test)? {
                     return Ok(());
                 }
             }
         }
         ChoiceDomain::Players => {
-            let Some((c, filter, pinned)) = tested(c, p, vm) else { return Ok(()) };
-            let test = (c, filter, pinned.as_ref());
+            let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
             for pl in 0..p.game.players.len() as i64 {
+                if passed_over(p, vm, def, i, mv, test.0, pinned.as_ref(), pl)? {
+                    continue;
+                }
                 if try_choice(p, vm, def, i, mv, sink, pl, pl as i32, test)? {
                     return Ok(());
                 }
             }
         }
         ChoiceDomain::Tracks => {
-            let Some((c, filter, pinned)) = tested(c, p, vm) else { return Ok(()) };
-            let test = (c, filter, pinned.as_ref());
+            let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
             for t in 0..p.game.tracks.len() as i64 {
+                if passed_over(p, vm, def, i, mv, test.0, pinned.as_ref(), t)? {
+                    continue;
+                }
                 if try_choice(p, vm, def, i, mv, sink, t, t as i32, test)? {
                     return Ok(());
                 }
