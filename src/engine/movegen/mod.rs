@@ -407,63 +407,6 @@ fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: bool) -> Res<
     Ok(ok)
 }
 
-/// Binds choice `i` to `v` (written `arg` in the move) and, if its `where`
-/// holds, enumerates the choices after it. True when the sink wants no more.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-fn try_choice(
-    p: &Program,
-    vm: &mut Vm,
-    def: &MoveProg,
-    i: usize,
-    mv: &mut Move,
-    sink: &mut Sink,
-    v: i64,
-    arg: i32,
-    (c, filter): (&Choice, Option<&Opnd>),
-) -> Res<bool> {
-    vm.tick()?;
-    bind_choices(def, i, mv, vm);
-    vm.locals[c.slot] = v;
-    if let Some(f) = filter
-        && !c.passes(f, p, vm)?
-    {
-        return Ok(false);
-    }
-    mv.args[i] = arg;
-    enumerate(p, vm, def, i + 1, mv, sink)?;
-    Ok(sink.done())
-}
-
-/// Whether choice `i`'s value `v` is passed over: it is none of those its
-/// pinned `where` names, so that `where` fails there (see
-/// `program/pin.rs`). Such a value takes its step of work and is asked the
-/// terms before the naming one, if they can go wrong, for their error.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn passed_over(
-    p: &Program,
-    vm: &mut Vm,
-    def: &MoveProg,
-    i: usize,
-    mv: &Move,
-    c: &Choice,
-    pinned: Option<&Pinned>,
-    v: i64,
-) -> Res<bool> {
-    let Some(pinned) = pinned else { return Ok(false) };
-    if pinned.admits(v) {
-        return Ok(false);
-    }
-    vm.tick()?;
-    if let Some(prefix) = pinned.prefix {
-        bind_choices(def, i, mv, vm);
-        vm.locals[c.slot] = v;
-        prefix.get(p, vm)?;
-    }
-    Ok(true)
-}
-
 /// The choice its values are tested as now, the `where` to test them by
 /// and the values it names if pinned; `None` when no value passes (see
 /// [`Choice::tested`]).
@@ -476,6 +419,66 @@ fn tested<'a>(c: &'a Choice, p: &Program, vm: &mut Vm) -> Option<((&'a Choice, O
         _ => None,
     };
     Some(((c, filter), pinned))
+}
+
+/// Tries choice `i` at each of `values` (a value and how the move writes
+/// it): binds it and, if its `where` holds, enumerates the choices after
+/// it, until the sink wants no more. A pinned choice has a loop of its own
+/// that passes over the values its `where` does not name, so that the loop
+/// of the others is no larger for it.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn try_values(
+    p: &Program,
+    vm: &mut Vm,
+    def: &MoveProg,
+    i: usize,
+    mv: &mut Move,
+    sink: &mut Sink,
+    (c, filter): (&Choice, Option<&Opnd>),
+    pinned: Option<Pinned>,
+    values: impl Iterator<Item = (i64, i32)>,
+) -> Res<()> {
+    // Whether the sink wants no more.
+    let try_one = |vm: &mut Vm, mv: &mut Move, sink: &mut Sink, v: i64, arg: i32| -> Res<bool> {
+        vm.tick()?;
+        bind_choices(def, i, mv, vm);
+        vm.locals[c.slot] = v;
+        if let Some(f) = filter
+            && !c.passes(f, p, vm)?
+        {
+            return Ok(false);
+        }
+        mv.args[i] = arg;
+        enumerate(p, vm, def, i + 1, mv, sink)?;
+        Ok(sink.done())
+    };
+    let Some(pinned) = pinned else {
+        for (v, arg) in values {
+            if try_one(vm, mv, sink, v, arg)? {
+                break;
+            }
+        }
+        return Ok(());
+    };
+    for (v, arg) in values {
+        // A value not named fails the `where` (see `program/pin.rs`): it
+        // takes its step of work and is asked the terms before the naming
+        // one, if they can go wrong, for their error.
+        if !pinned.admits(v) {
+            vm.tick()?;
+            if let Some(prefix) = pinned.prefix {
+                bind_choices(def, i, mv, vm);
+                vm.locals[c.slot] = v;
+                prefix.get(p, vm)?;
+            }
+            continue;
+        }
+        if try_one(vm, mv, sink, v, arg)? {
+            break;
+        }
+    }
+    Ok(())
 }
 
 fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, sink: &mut Sink) -> Res<()> {
@@ -492,49 +495,27 @@ fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, 
             let hi = b.get(p, vm)?;
             check_range(lo, hi)?;
             let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
-            for v in lo..=hi {
-                if passed_over(p, vm, def, i, mv, test.0, pinned.as_ref(), v)? {
-                    continue;
-                }
-                if try_choice(p, vm, def, i, mv, sink, v, v as i32, test)? {
-                    return Ok(());
-                }
-            }
+            let values = (lo..=hi).map(|v| (v, v as i32));
+            try_values(p, vm, def, i, mv, sink, test, pinned, values)?;
         }
         ChoiceDomain::Set(s) => {
             let set = s.get(p, vm)?;
             let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
-            for k in 0..set_len(p, set) {
+            let values = (0..set_len(p, set)).map(|k| {
                 let site = set_item(p, set, k);
-                if passed_over(p, vm, def, i, mv, test.0, pinned.as_ref(), site as i64)? {
-                    continue;
-                }
-                if try_choice(p, vm, def, i, mv, sink, site as i64, site as i32, test)? {
-                    return Ok(());
-                }
-            }
+                (site as i64, site as i32)
+            });
+            try_values(p, vm, def, i, mv, sink, test, pinned, values)?;
         }
         ChoiceDomain::Players => {
             let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
-            for pl in 0..p.game.players.len() as i64 {
-                if passed_over(p, vm, def, i, mv, test.0, pinned.as_ref(), pl)? {
-                    continue;
-                }
-                if try_choice(p, vm, def, i, mv, sink, pl, pl as i32, test)? {
-                    return Ok(());
-                }
-            }
+            let values = (0..p.game.players.len() as i64).map(|pl| (pl, pl as i32));
+            try_values(p, vm, def, i, mv, sink, test, pinned, values)?;
         }
         ChoiceDomain::Tracks => {
             let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
-            for t in 0..p.game.tracks.len() as i64 {
-                if passed_over(p, vm, def, i, mv, test.0, pinned.as_ref(), t)? {
-                    continue;
-                }
-                if try_choice(p, vm, def, i, mv, sink, t, t as i32, test)? {
-                    return Ok(());
-                }
-            }
+            let values = (0..p.game.tracks.len() as i64).map(|t| (t, t as i32));
+            try_values(p, vm, def, i, mv, sink, test, pinned, values)?;
         }
         ChoiceDomain::Arrangements(site) => {
             // The last choice: every order of the site's colours, as one group.
