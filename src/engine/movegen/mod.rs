@@ -16,7 +16,7 @@ use super::program::expr::Opnd;
 use super::program::pin::Pinned;
 use super::program::sets::{set_item, set_len};
 use super::program::{Choice, ChoiceDomain, MoveProg, Program};
-use super::vm::{Fault, Frame, Res, Vm, check_range};
+use super::vm::{Fault, Frame, Res, Vm, check_choice_range};
 use super::{MAX_LISTED, Move, arrange};
 
 /// Where enumerated moves go. A group is the `n` moves that share a
@@ -493,7 +493,7 @@ fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, 
         ChoiceDomain::Range(a, b) => {
             let lo = a.get(p, vm)?;
             let hi = b.get(p, vm)?;
-            check_range(lo, hi)?;
+            check_choice_range(lo, hi)?;
             let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
             let values = (lo..=hi).map(|v| (v, v as i32));
             try_values(p, vm, def, i, mv, sink, test, pinned, values)?;

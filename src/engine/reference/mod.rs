@@ -647,6 +647,18 @@ fn check_range(lo: i64, hi: i64) -> Res<()> {
     Ok(())
 }
 
+/// A number choice's range: every value one a move can hold (32 bits).
+fn check_choice_range(lo: i64, hi: i64) -> Res<()> {
+    check_range(lo, hi)?;
+    if lo <= hi && (lo < i32::MIN as i64 || hi > i32::MAX as i64) {
+        let (min, max) = (i32::MIN, i32::MAX);
+        return Err(Fault::error(format!(
+            "the numbers {lo}..{hi} to choose from go past what a move can hold ({min}..{max})"
+        )));
+    }
+    Ok(())
+}
+
 fn type_halt(want: &str, got: Value) -> Fault {
     match got {
         Value::None => Fault::error(format!(

@@ -401,7 +401,7 @@ impl RefEngine {
             Domain::Range(a, b) => {
                 let lo = self.eval(a, f)?.int()?;
                 let hi = self.eval(b, f)?.int()?;
-                check_range(lo, hi)?;
+                check_choice_range(lo, hi)?;
                 for v in lo..=hi {
                     if self.try_choice(def, i, mv, f, sink, Value::Int(v), v as i32)? {
                         return Ok(());
