@@ -738,7 +738,7 @@ fn a_where_of_any_shape_is_drawn_without_a_list_and_none_passing_passes() {
 /// then refused by its trial: the draw goes on among the sites that passed
 /// the `where` when it was asked, not among those of a second asking. The same
 /// draws as the reference executor's; and with a `where` that draws numbers
-/// (which a second asking would answer otherwise), every move drawn is one
+/// (each candidate from a stream of its own), every move drawn is one
 /// that passed its trial.
 #[test]
 fn a_drawn_move_refused_draws_again_from_the_sites_asked() {
@@ -1163,4 +1163,57 @@ fn every_shipped_game_in_every_variant() {
     assert_eq!(e.outcome(), r.outcome());
     assert_eq!(e.position().turn.verdict, mancala::engine::Verdict::Wins(0), "won by its `end`, not the score");
     assert_eq!(e.outcome().unwrap().map(|o| o.winners), Some(vec![0]), "the solitaire is won");
+}
+
+/// `where`s that draw numbers (`random`): a candidate's `where` draws from
+/// a stream of its own (the seed, the ply, the declaration and the values
+/// chosen), so the moves are the same however often and in whatever order
+/// they are looked for (listed, counted, drawn one at a time, looked for by
+/// an `end`), and the reference executor, which looks for them in its own
+/// way, finds the same. Before, such a `where` drew on from the numbers
+/// drawn last and answered otherwise at each asking.
+#[test]
+fn wheres_that_draw_answer_the_same_however_the_moves_are_looked_for() {
+    let file = "tests/engine/where-draws.mancala";
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 40, 200);
+    }
+    let game = compile(file, &[], &[]);
+    let (mut listed, mut left_out, mut plies) = (0, 0, 0);
+    let mut first_lists = std::collections::BTreeSet::new();
+    for seed in 0..80 {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        e.legal_moves(&mut a).unwrap();
+        first_lists.insert(a.iter().map(|&mv| e.move_name(mv)).collect::<Vec<_>>());
+        loop {
+            let at = format!("seed {seed} ply {plies}");
+            e.legal_moves(&mut a).unwrap();
+            // Asked again, by a copy, counted, drawn: the same moves.
+            e.legal_moves(&mut b).unwrap();
+            assert_eq!(a, b, "{at}: listed twice");
+            e.clone().legal_moves(&mut b).unwrap();
+            assert_eq!(a, b, "{at}: listed by a copy");
+            assert_eq!(e.count_moves().unwrap(), a.len() as u128, "{at}: counted");
+            let Some(mv) = e.sample_move(&mut rng).unwrap() else { break };
+            assert!(mv == Move::PASS || a.contains(&mv), "{at}: {mv:?} drawn, not listed in {a:?}");
+            // The coin of the `where` of `sow`: a pit of the mover's (a1..a4,
+            // A, b1..b4, B) holding one to five counters is now listed, now not.
+            let pos = e.position();
+            let own = if pos.turn.to_move == 0 { 0..4 } else { 5..9 };
+            for h in own.filter(|&h| (1..=5).contains(&pos.counts[h])) {
+                match a.iter().any(|m| m.def == 0 && m.args[0] == h as i32) {
+                    true => listed += 1,
+                    false => left_out += 1,
+                }
+            }
+            e.apply(mv).unwrap();
+            plies += 1;
+        }
+    }
+    assert!(plies > 800, "only {plies} plies");
+    assert!(listed > 300 && left_out > 300, "{listed} listed, {left_out} left out");
+    // The seed decides what the coins say at the start.
+    assert!(first_lists.len() > 40, "{first_lists:?}");
 }

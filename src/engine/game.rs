@@ -746,6 +746,11 @@ impl Expr {
         all
     }
 
+    /// Whether working it out draws numbers (`random`).
+    pub fn draws(&self) -> bool {
+        matches!(self, Expr::Random(..)) || !self.all_children(|c| !c.draws())
+    }
+
     /// Whether the value depends on how many counters some site holds.
     pub fn reads_counts(&self) -> bool {
         match self {

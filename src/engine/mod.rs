@@ -201,6 +201,21 @@ const SCORE_DRAWS: u64 = 2 << 32;
 const AFTER_DRAWS: u64 = 3 << 32;
 const SETTLE_DRAWS: u64 = 4 << 32;
 
+/// Where the draws of a `where` start when it is asked of a candidate: in a
+/// stream of its own, given by the declaration `def` and the values chosen
+/// so far, this one's last (as the move holds them), and by the ply (see
+/// [`vm::Vm::random`]). A candidate's `where` so draws the same numbers
+/// however often, and in whatever order, the moves are looked for. The top
+/// bit keeps these streams apart from the others'.
+pub(crate) fn where_draws(def: u16, values: impl Iterator<Item = i64>) -> u64 {
+    let mut h = def as u64 ^ 0x5851_F42D_4C95_7F2D;
+    for v in values {
+        h = (h ^ v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+    }
+    h | 1 << 63
+}
+
 /// Most moves [`Engine::legal_moves`] lists; more must be counted, sampled or
 /// found by name.
 pub const MAX_LISTED: u128 = 1_000_000;

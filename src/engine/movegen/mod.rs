@@ -277,9 +277,8 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
                 // Refused: the draws go on among the candidates it was drawn
                 // from (the first `n` sites picked, in a list's order), as if
                 // it had been drawn from their list. The trial only made and
-                // unmade a move: what was picked is as it was. A `where` is
-                // not asked twice (it may draw numbers, which another asking
-                // would draw otherwise).
+                // unmade a move: what was picked is as it was, and a
+                // `where` is not asked twice.
                 let picked = vm.picked[..n as usize].iter();
                 c.groups.extend(picked.map(|&s| (Move { def, args: [s as i32, 0, 0, 0], order: 0 }, 1)));
                 c.counted();

@@ -249,13 +249,15 @@ pub(crate) struct Listed {
 impl Lower<'_> {
     /// A move's choice `p`, its `where` being `filter`; with the memos, the
     /// choice it becomes while the closed terms its waiver asks hold (see
-    /// [`Choice::now`]).
+    /// [`Choice::now`]). `key`: its declaration and the slots of the
+    /// choices up to it, this one's last, for a `where` that draws.
     fn choice(
         &mut self,
         p: &crate::engine::game::Param,
         filter: Option<&Expr>,
         nonempty: Option<u8>,
         memos: bool,
+        key: (u16, &[u8]),
     ) -> Choice {
         let (domain, ty) = match &p.domain {
             Domain::Range(a, b) => (ChoiceDomain::Range(self.opnd(a), self.opnd(b)), Type::Int),
@@ -267,9 +269,16 @@ impl Lower<'_> {
             Domain::Walk { .. } => unreachable!("a walk is no choice"),
         };
         self.slots[p.slot as usize] = ty;
+        if let Some(f) = filter.filter(|f| f.draws()) {
+            // Asked of each value as it is, whole: no part of it worked
+            // out once for all of them.
+            let filter = Some(self.drawing(f, key));
+            let (waiver, guard, lead, narrow, pin) = (None, None, None, None, None);
+            return Choice { slot: p.slot as usize, domain, filter, waiver, guard, lead, counted: false, narrow, pin };
+        }
         let lowered = filter.map(|f| if memos { self.filter(f) } else { self.opnd(f) });
         let waiver = filter.filter(|_| memos).and_then(|f| self.waiver(f, nonempty)).map(|(w, rest)| {
-            let waived = self.choice(p, rest.as_ref(), nonempty, memos);
+            let waived = self.choice(p, rest.as_ref(), nonempty, memos, key);
             (w, Box::new(waived))
         });
         let guard = filter.filter(|_| memos).and_then(|f| self.guard(f));
@@ -286,6 +295,21 @@ impl Lower<'_> {
         };
         let pin = filter.filter(|_| memos).and_then(|f| self.pin(f, p.slot, &p.domain));
         Choice { slot: p.slot as usize, domain, filter: lowered, waiver, guard, lead, counted, narrow, pin }
+    }
+
+    /// A `where` that draws numbers: asked in the stream of draws of the
+    /// candidate it is asked of (see [`crate::engine::where_draws`]), which
+    /// the draws around it do not see.
+    fn drawing(&mut self, f: &Expr, (def, slots): (u16, &[u8])) -> Opnd {
+        let inner = self.opnd(f);
+        let slots: Box<[usize]> = slots.iter().map(|&s| s as usize).collect();
+        Opnd::Dyn(Box::new(move |p, vm| {
+            let draws = vm.draws;
+            vm.draws = crate::engine::where_draws(def, slots.iter().map(|&s| vm.locals[s]));
+            let r = inner.get(p, vm);
+            vm.draws = draws;
+            r
+        }))
     }
 }
 
@@ -447,13 +471,14 @@ impl Program {
         let mut l = Lower::new(g, memos);
         let setup = l.block(&g.setup);
         let mut moves = Vec::with_capacity(g.moves.len());
-        for def in &g.moves {
+        for (d, def) in g.moves.iter().enumerate() {
             let mut choices = Vec::with_capacity(def.params.len());
+            let slots: Vec<u8> = def.params.iter().map(|p| p.slot).collect();
             for (i, p) in def.params.iter().enumerate() {
                 // The move requires counters in this choice's site anyway.
                 let nonempty = (def.nonempty == Some(i)).then_some(p.slot);
                 l.choosing = (p.slot, i == 0);
-                choices.push(l.choice(p, p.filter.as_ref(), nonempty, memos));
+                choices.push(l.choice(p, p.filter.as_ref(), nonempty, memos, (d as u16, &slots[..=i])));
             }
             let body = l.block(&def.body);
             let one_site = choices.len() == 1

@@ -382,7 +382,14 @@ impl RefEngine {
         self.bind_params(def, i, mv);
         let p = &def.params[i];
         self.locals[p.slot as usize] = v;
-        if !self.choice_ok(p, f)? {
+        // The `where` draws from the candidate's own stream; what is around
+        // it draws on as if it had not been asked.
+        let draws = self.draws;
+        let values = mv.args[..i].iter().chain([&arg]).map(|&a| a as i64);
+        self.draws = crate::engine::where_draws(mv.def, values);
+        let ok = self.choice_ok(p, f);
+        self.draws = draws;
+        if !ok? {
             return Ok(false);
         }
         mv.args[i] = arg;
