@@ -1165,13 +1165,15 @@ fn every_shipped_game_in_every_variant() {
     assert_eq!(e.outcome().unwrap().map(|o| o.winners), Some(vec![0]), "the solitaire is won");
 }
 
-/// `where`s that draw numbers (`random`): a candidate's `where` draws from
-/// a stream of its own (the seed, the ply, the declaration and the values
-/// chosen), so the moves are the same however often and in whatever order
-/// they are looked for (listed, counted, drawn one at a time, looked for by
-/// an `end`), and the reference executor, which looks for them in its own
-/// way, finds the same. Before, such a `where` drew on from the numbers
-/// drawn last and answered otherwise at each asking.
+/// `where`s and ranges that draw numbers (`random`): a candidate's `where`
+/// draws from a stream of its own (the seed, the ply, the declaration and
+/// the values chosen), and so does a bound of a range to choose from, so
+/// the moves are the same however often and in whatever order they are
+/// looked for (listed, counted, drawn one at a time, looked for by an `end`
+/// whose `can-move` tries moves and whose own draws go on as if it had not),
+/// and the reference executor, which looks for them in its own way, finds
+/// the same. Before, they drew on from the numbers drawn last and answered
+/// otherwise at each asking.
 #[test]
 fn wheres_that_draw_answer_the_same_however_the_moves_are_looked_for() {
     let file = "tests/engine/where-draws.mancala";

@@ -201,13 +201,20 @@ const SCORE_DRAWS: u64 = 2 << 32;
 const AFTER_DRAWS: u64 = 3 << 32;
 const SETTLE_DRAWS: u64 = 4 << 32;
 
+/// The first of the markers of a domain's parts (see [`where_draws`]).
+pub(crate) const DOMAIN_PART: i64 = i64::MIN;
+
 /// Where the draws of a `where` start when it is asked of a candidate: in a
 /// stream of its own, given by the declaration `def` and the values chosen
 /// so far, this one's last (as the move holds them), and by the ply (see
 /// [`vm::Vm::random`]). A candidate's `where` so draws the same numbers
-/// however often, and in whatever order, the moves are looked for. The top
-/// bit keeps these streams apart from the others'.
+/// however often, and in whatever order, the moves are looked for. The
+/// parts of a choice's domain draw likewise, from the values chosen before
+/// it and [`DOMAIN_PART`]` + k` for part `k` (a range's bounds: 0 and 1).
+/// The top bit keeps these streams apart from the others'.
 pub(crate) fn where_draws(def: u16, values: impl Iterator<Item = i64>) -> u64 {
+    // (The values of a domain's parts end in `DOMAIN_PART + k`: no value
+    // chosen, which fits in 32 bits, is one.)
     let mut h = def as u64 ^ 0x5851_F42D_4C95_7F2D;
     for v in values {
         h = (h ^ v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);

@@ -420,7 +420,7 @@ impl Vm {
     /// seed, the ply and how many draws this move made before, so a move that
     /// is tried and then made draws the same numbers both times.
     pub(crate) fn random(&mut self) -> u64 {
-        self.draws += 1;
+        self.draws = self.draws.wrapping_add(1);
         let mut z = self.seed
             ^ (self.pos.turn.ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ self.draws.wrapping_mul(0xD1B5_4A32_D192_ED03);

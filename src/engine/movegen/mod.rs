@@ -378,10 +378,11 @@ pub(crate) fn trial(p: &Program, vm: &mut Vm, mv: Move, mover: u8) -> Res<bool> 
 }
 
 /// As [`trial`]; with `keep`, a move that succeeds keeps what its statements
-/// made, for making it next (see [`crate::engine::vm::Tried`]).
+/// made, for making it next (see [`crate::engine::vm::Tried`]). What draws
+/// around the trial draws on as if it had not been made.
 fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: bool) -> Res<bool> {
     let saved = vm.pos.turn.to_move;
-    let frame = vm.f;
+    let (frame, draws) = (vm.f, vm.draws);
     vm.pos.turn.to_move = mover;
     let r = try_statements(p, vm, mv);
     let ok = match r {
@@ -397,12 +398,12 @@ fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: bool) -> Res<
         Err(e) if e.is_illegal() => false,
         Err(e) => {
             vm.pos.turn.to_move = saved;
-            vm.f = frame;
+            (vm.f, vm.draws) = (frame, draws);
             return Err(e);
         }
     };
     vm.pos.turn.to_move = saved;
-    vm.f = frame;
+    (vm.f, vm.draws) = (frame, draws);
     Ok(ok)
 }
 

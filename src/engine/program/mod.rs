@@ -259,12 +259,29 @@ impl Lower<'_> {
         memos: bool,
         key: (u16, &[u8]),
     ) -> Choice {
+        // The values a choice ranges over, each part that draws numbers in
+        // a stream of its own (see [`Lower::drawing`]).
+        let (def, slots) = key;
+        let earlier = &slots[..slots.len() - 1];
+        let part = |l: &mut Self, e: &Expr, k: i64| match e.draws() {
+            true => l.drawing(e, def, earlier, Some(crate::engine::DOMAIN_PART + k)),
+            false => l.opnd(e),
+        };
         let (domain, ty) = match &p.domain {
-            Domain::Range(a, b) => (ChoiceDomain::Range(self.opnd(a), self.opnd(b)), Type::Int),
+            Domain::Range(a, b) => (ChoiceDomain::Range(part(self, a, 0), part(self, b, 1)), Type::Int),
+            Domain::Set(s) if s.draws() => {
+                let (inner, stream) = (self.set(s), stream(def, earlier, Some(crate::engine::DOMAIN_PART)));
+                (
+                    ChoiceDomain::Set(SetOpnd::Dyn(Box::new(move |p, vm| {
+                        in_stream(vm, &stream, |vm| inner.get(p, vm))
+                    }))),
+                    Type::Site,
+                )
+            }
             Domain::Set(s) => (ChoiceDomain::Set(self.set(s)), Type::Site),
             Domain::Players => (ChoiceDomain::Players, Type::Player),
             Domain::Tracks => (ChoiceDomain::Tracks, Type::Track),
-            Domain::Arrangements(s) => (ChoiceDomain::Arrangements(self.opnd(s)), Type::Order),
+            Domain::Arrangements(s) => (ChoiceDomain::Arrangements(part(self, s, 0)), Type::Order),
             // The grammar has no walk among a move's choices.
             Domain::Walk { .. } => unreachable!("a walk is no choice"),
         };
@@ -272,7 +289,7 @@ impl Lower<'_> {
         if let Some(f) = filter.filter(|f| f.draws()) {
             // Asked of each value as it is, whole: no part of it worked
             // out once for all of them.
-            let filter = Some(self.drawing(f, key));
+            let filter = Some(self.drawing(f, def, slots, None));
             let (waiver, guard, lead, narrow, pin) = (None, None, None, None, None);
             return Choice { slot: p.slot as usize, domain, filter, waiver, guard, lead, counted: false, narrow, pin };
         }
@@ -297,20 +314,33 @@ impl Lower<'_> {
         Choice { slot: p.slot as usize, domain, filter: lowered, waiver, guard, lead, counted, narrow, pin }
     }
 
-    /// A `where` that draws numbers: asked in the stream of draws of the
-    /// candidate it is asked of (see [`crate::engine::where_draws`]), which
-    /// the draws around it do not see.
-    fn drawing(&mut self, f: &Expr, (def, slots): (u16, &[u8])) -> Opnd {
-        let inner = self.opnd(f);
-        let slots: Box<[usize]> = slots.iter().map(|&s| s as usize).collect();
-        Opnd::Dyn(Box::new(move |p, vm| {
-            let draws = vm.draws;
-            vm.draws = crate::engine::where_draws(def, slots.iter().map(|&s| vm.locals[s]));
-            let r = inner.get(p, vm);
-            vm.draws = draws;
-            r
-        }))
+    /// A part of a move's listing that draws numbers (a `where`, a bound
+    /// of a range of numbers): worked out in its own stream of draws, which
+    /// the draws around it do not see (see [`stream`]).
+    fn drawing(&mut self, e: &Expr, def: u16, slots: &[u8], marker: Option<i64>) -> Opnd {
+        let (inner, stream) = (self.opnd(e), stream(def, slots, marker));
+        Opnd::Dyn(Box::new(move |p, vm| in_stream(vm, &stream, |vm| inner.get(p, vm))))
     }
+}
+
+/// The stream of draws of a part of a move's listing (see
+/// [`crate::engine::where_draws`]): the declaration `def`, the values of the
+/// choices in `slots` (a `where`'s: up to its own; a domain's: those before
+/// it) and `marker` after them (a domain's part).
+fn stream(def: u16, slots: &[u8], marker: Option<i64>) -> impl Fn(&Vm) -> u64 + Send + Sync + 'static {
+    let slots: Box<[usize]> = slots.iter().map(|&s| s as usize).collect();
+    move |vm| crate::engine::where_draws(def, slots.iter().map(|&s| vm.locals[s]).chain(marker))
+}
+
+/// `work` done in the stream `stream` gives; the draws around it go on as
+/// they were.
+#[inline]
+fn in_stream<T>(vm: &mut Vm, stream: &impl Fn(&Vm) -> u64, work: impl FnOnce(&mut Vm) -> Res<T>) -> Res<T> {
+    let draws = vm.draws;
+    vm.draws = stream(vm);
+    let r = work(vm);
+    vm.draws = draws;
+    r
 }
 
 impl MoveProg {

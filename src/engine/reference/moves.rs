@@ -340,12 +340,15 @@ impl RefEngine {
 
     /// Whether making `mv` as `mover` succeeds (the position is restored).
     /// Its statements alone decide: what follows a move (phase changes,
-    /// `end`s, being stuck) decides nothing about it.
+    /// `end`s, being stuck) decides nothing about it. What draws around it
+    /// draws on as if it had not been made.
     pub(super) fn trial(&mut self, mv: Move, mover: PlayerId) -> Res<bool> {
         let saved = self.pos.turn.to_move;
         self.pos.turn.to_move = mover;
         self.push_undo();
+        let draws = self.draws;
         let r = self.statements(mv);
+        self.draws = draws;
         if r.is_err() {
             self.undo();
         }
@@ -384,17 +387,25 @@ impl RefEngine {
         self.locals[p.slot as usize] = v;
         // The `where` draws from the candidate's own stream; what is around
         // it draws on as if it had not been asked.
-        let draws = self.draws;
-        let values = mv.args[..i].iter().chain([&arg]).map(|&a| a as i64);
-        self.draws = crate::engine::where_draws(mv.def, values);
-        let ok = self.choice_ok(p, f);
-        self.draws = draws;
-        if !ok? {
+        if !self.in_stream(mv, i, arg as i64, |e| e.choice_ok(p, f))? {
             return Ok(false);
         }
         mv.args[i] = arg;
         self.enumerate(def, i + 1, mv, f, sink)?;
         Ok(sink.done())
+    }
+
+    /// `work` done in the stream of draws of choice `i` (see
+    /// [`crate::engine::where_draws`]): the values chosen before it, then
+    /// `last` (its value, for its `where`; a marker, for a part of its
+    /// domain). The draws around it go on as they were.
+    fn in_stream<T>(&mut self, mv: &Move, i: usize, last: i64, work: impl FnOnce(&mut Self) -> Res<T>) -> Res<T> {
+        let draws = self.draws;
+        let values = mv.args[..i].iter().map(|&a| a as i64).chain([last]);
+        self.draws = crate::engine::where_draws(mv.def, values);
+        let r = work(self);
+        self.draws = draws;
+        r
     }
 
     pub(super) fn enumerate(&mut self, def: &MoveDef, i: usize, mv: &mut Move, f: &Frame, sink: &mut Sink) -> Res<()> {
@@ -406,8 +417,9 @@ impl RefEngine {
         self.bind_params(def, i, mv);
         match &p.domain {
             Domain::Range(a, b) => {
-                let lo = self.eval(a, f)?.int()?;
-                let hi = self.eval(b, f)?.int()?;
+                let part = crate::engine::DOMAIN_PART;
+                let lo = self.in_stream(mv, i, part, |e| e.eval(a, f))?.int()?;
+                let hi = self.in_stream(mv, i, part + 1, |e| e.eval(b, f))?.int()?;
                 check_choice_range(lo, hi)?;
                 for v in lo..=hi {
                     if self.try_choice(def, i, mv, f, sink, Value::Int(v), v as i32)? {
@@ -416,7 +428,7 @@ impl RefEngine {
                 }
             }
             Domain::Set(s) => {
-                let set = self.eval(s, f)?;
+                let set = self.in_stream(mv, i, crate::engine::DOMAIN_PART, |e| e.eval(s, f))?;
                 let n = self.set_len(set)?;
                 for k in 0..n {
                     let site = self.set_item(set, k)?;
@@ -442,7 +454,7 @@ impl RefEngine {
             Domain::Walk { .. } => return Err(Fault::error("a walk is no choice".into())),
             Domain::Arrangements(site) => {
                 // The last choice: every order of the site's colours, as one group.
-                let s = self.eval(site, f)?.site()?;
+                let s = self.in_stream(mv, i, crate::engine::DOMAIN_PART, |e| e.eval(site, f))?.site()?;
                 self.read(s);
                 let (k, counts) = self.colours_of(s);
                 let n = arrange::multinomial(&counts[..k]).ok_or_else(|| {
@@ -463,7 +475,7 @@ impl RefEngine {
     /// seed, the ply and how many draws this move made before, so a move that
     /// is tried and then made draws the same numbers both times.
     pub(super) fn random(&mut self) -> u64 {
-        self.draws += 1;
+        self.draws = self.draws.wrapping_add(1);
         let mut z = self.seed
             ^ (self.pos.turn.ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ self.draws.wrapping_mul(0xD1B5_4A32_D192_ED03);
