@@ -1180,6 +1180,9 @@ fn wheres_that_draw_answer_the_same_however_the_moves_are_looked_for() {
     for k in ["2", "4", "6"] {
         agree(file, &[], &[("k", k)], 40, 200);
     }
+    // The site of an order of colours, named by a coin: listed, named and
+    // read back in the same stream.
+    agree("tests/engine/arrangement-draws.mancala", &[], &[], 40, 30);
     let game = compile(file, &[], &[]);
     let (mut listed, mut left_out, mut plies) = (0, 0, 0);
     let mut first_lists = std::collections::BTreeSet::new();

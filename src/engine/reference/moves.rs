@@ -620,12 +620,14 @@ impl RefEngine {
     pub(super) fn order_counts(&mut self, mv: Move) -> Res<(usize, [u32; arrange::MAX_COLOURS])> {
         let g = self.game.clone();
         let def = &g.moves[mv.def as usize];
-        let Some(p) = def.params.iter().find(|p| matches!(p.domain, Domain::Arrangements(_))) else {
+        let Some(i) = def.params.iter().position(|p| matches!(p.domain, Domain::Arrangements(_))) else {
             return Ok((0, [0; arrange::MAX_COLOURS]));
         };
-        let Domain::Arrangements(site) = &p.domain else { unreachable!() };
+        let Domain::Arrangements(site) = &def.params[i].domain else { unreachable!() };
         self.bind_params(def, def.params.len(), &mv);
-        let s = self.eval(site, &Frame::new(self.pos.turn.to_move))?.site()?;
+        // In the stream its listing worked it out in (see `enumerate`).
+        let f = Frame::new(self.pos.turn.to_move);
+        let s = self.in_stream(&mv, i, crate::engine::DOMAIN_PART, |e| e.eval(site, &f))?.site()?;
         Ok(self.colours_of(s))
     }
 
