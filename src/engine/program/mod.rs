@@ -250,7 +250,8 @@ impl Lower<'_> {
     /// A move's choice `p`, its `where` being `filter`; with the memos, the
     /// choice it becomes while the closed terms its waiver asks hold (see
     /// [`Choice::now`]). `key`: its declaration and the slots of the
-    /// choices up to it, this one's last, for a `where` that draws.
+    /// choices up to it, this one's last, for the parts that draw (its
+    /// `where`, and its domain's from the slots before its own).
     fn choice(
         &mut self,
         p: &crate::engine::game::Param,
@@ -315,7 +316,7 @@ impl Lower<'_> {
     }
 
     /// A part of a move's listing that draws numbers (a `where`, a bound
-    /// of a range of numbers): worked out in its own stream of draws, which
+    /// of a range, an arrangement's site): worked out in its own stream of draws, which
     /// the draws around it do not see (see [`stream`]).
     fn drawing(&mut self, e: &Expr, def: u16, slots: &[u8], marker: Option<i64>) -> Opnd {
         let (inner, stream) = (self.opnd(e), stream(def, slots, marker));
