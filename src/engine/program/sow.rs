@@ -1,7 +1,7 @@
 //! Sowing, lowered. A sowing runs along a table of next sites made once per
 //! statement, track and mover, with its fixed skip clauses already applied;
 //! when its other skips read only state, along a table made for that
-//! state's values and kept in the Vm until they change (`Sow::kept_table`).
+//! state's values and kept in the Vm until they change (`table.rs`).
 //! Its skips are asked counter by counter only when they read more, or when
 //! `each` runs there. The commonest sowing (every counter of a site, one
 //! lap, fixed skips, one colour) is a closure of its own; a lap with its
@@ -10,104 +10,20 @@
 //! in one loop (`relay.rs`).
 
 mod relay;
-
-use std::sync::OnceLock;
+mod table;
 
 use relay::{Relay, relay_rest};
+use table::FlagSkip;
 
 use super::expr::{Leaf, Opnd};
 use super::shapes::{Index, K, Local};
 use super::{Block, Fst, Lower, Program, run};
 use crate::engine::arrange;
 use crate::engine::game::{Expr, SiteId, Stmt, Track, Type};
-use crate::engine::vm::{Fault, KeptTable, Res, SowTable, Vm};
+use crate::engine::vm::{Fault, Res, SowTable, Vm};
 
 /// Past the end of a linear track, in a sowing table.
 pub(crate) const OFF: u16 = u16::MAX;
-
-impl SowTable {
-    /// A statement's fixed table for `track` (never changed once made, so
-    /// it also gets the table by site, `succ`).
-    fn new(skipped: &[bool], track: &Track, sites: usize) -> SowTable {
-        let mut t = SowTable::default();
-        t.fill(skipped, track.cyclic);
-        t.by_site(track, sites);
-        t
-    }
-
-    /// Makes `succ` from `next` when the track passes each site once
-    /// (else leaves it empty), reusing its buffer.
-    fn by_site(&mut self, track: &Track, sites: usize) {
-        self.succ.clear();
-        let once = track.sites.iter().enumerate().all(|(i, &s)| track.position[s as usize] == Some(i as u16));
-        if once {
-            let site = |x: u16| if x == OFF { OFF } else { track.sites[x as usize] };
-            let next = &self.next;
-            self.succ
-                .extend((0..sites).map(|s| site(next[track.position[s].map_or(track.sites.len(), |x| x as usize)])));
-        }
-    }
-
-    fn fill(&mut self, skipped: &[bool], cyclic: bool) {
-        self.skipped.clear();
-        self.skipped.extend_from_slice(skipped);
-        self.link(cyclic);
-    }
-
-    /// Makes the places' next places for the places `skipped` holds
-    /// (nothing allocated once it has been made for the track).
-    fn link(&mut self, cyclic: bool) {
-        let skipped = &self.skipped;
-        let len = skipped.len();
-        let next = &mut self.next;
-        next.clear();
-        next.resize(len + 1, OFF);
-        for (i, n) in next.iter_mut().enumerate() {
-            let mut j = if i == len { 0 } else { i + 1 };
-            for _ in 0..=len {
-                if j >= len {
-                    if !cyclic {
-                        break;
-                    }
-                    j = 0;
-                }
-                if !skipped[j] {
-                    *n = j as u16;
-                    break;
-                }
-                j += 1;
-            }
-        }
-        self.live = skipped.iter().filter(|&&s| !s).count();
-    }
-}
-
-/// The table of a sowing statement for a track and the mover, made on
-/// first use (the caller takes it from `cell` once made).
-#[cold]
-#[inline(never)]
-fn sow_table<'p>(
-    p: &'p Program,
-    vm: &mut Vm,
-    cell: &'p OnceLock<SowTable>,
-    t: u16,
-    fixed: &[Opnd],
-    it: usize,
-) -> Res<&'p SowTable> {
-    let track = &p.game.tracks[t as usize];
-    let mut skipped = vec![false; track.sites.len()];
-    for (i, &site) in track.sites.iter().enumerate() {
-        vm.locals[it] = site as i64;
-        for c in fixed {
-            if c.get(p, vm)? != 0 {
-                skipped[i] = true;
-                break;
-            }
-        }
-    }
-    let _ = cell.set(SowTable::new(&skipped, track, track.position.len()));
-    Ok(cell.get().expect("set just above"))
-}
 
 /// Sows `n` counters of one colour along `track` from the place after
 /// `pos`, by a table, and past the place `except` too: whole laps of a
@@ -233,22 +149,6 @@ fn plain_sowing<S: Index, T: Index>(src: S, trk: T, sow: Sow) -> Fst {
     })
 }
 
-/// Whether the state at `ranges` of `vars` is still `key`.
-fn same_state(
-    key: &[crate::engine::game::Value],
-    ranges: &[(usize, usize)],
-    vars: &[crate::engine::game::Value],
-) -> bool {
-    let mut k = 0;
-    for &(a, l) in ranges {
-        if key[k..k + l] != vars[a..a + l] {
-            return false;
-        }
-        k += l;
-    }
-    true
-}
-
 #[cold]
 fn all_skipped(p: &Program, t: u16) -> Fault {
     Fault::error(format!(
@@ -284,6 +184,10 @@ impl Lower<'_> {
         let others: Vec<&Expr> =
             s.skips.iter().enumerate().filter(|&(k, _)| Some(k) != except_at).map(|(_, e)| e).collect();
         let dynamic: Vec<Opnd> = others.iter().map(|e| self.opnd(e)).collect();
+        let flags = match others.is_empty() {
+            true => None,
+            false => others.iter().map(|e| self.flag_skip(e, s.it)).collect::<Option<Box<[FlagSkip]>>>(),
+        };
         let all: Vec<Opnd> = match except_at {
             Some(_) => s.skips.iter().map(|e| self.opnd(e)).collect(),
             None => Vec::new(),
@@ -310,8 +214,22 @@ impl Lower<'_> {
         // its version stands, whatever a value of one value does.
         let per_site = self.g.site_state_slots();
         let by_sites = keyed.as_ref().is_some_and(|r| per_site > 0 && r.iter().all(|&(a, l)| a + l <= per_site));
-        let sow =
-            Sow { trk, start, fixed, dynamic, except, keyed, by_sites, each, it, ordered: s.ordered, base, np, simple };
+        let sow = Sow {
+            trk,
+            start,
+            fixed,
+            dynamic,
+            flags,
+            except,
+            keyed,
+            by_sites,
+            each,
+            it,
+            ordered: s.ordered,
+            base,
+            np,
+            simple,
+        };
         // The commonest sowing: every counter of a site of one colour, one
         // lap, skips fixed for the track and mover: `Sow::lap`'s steps for
         // that case alone, in its order.
@@ -400,6 +318,9 @@ struct Sow {
     fixed: Vec<Opnd>,
     /// The skips asked as the sowing goes (but the one of `except`).
     dynamic: Vec<Opnd>,
+    /// The same, when each is a condition kept for each site, perhaps for
+    /// sites of one kind alone: read in place when a kept table is made.
+    flags: Option<Box<[FlagSkip]>>,
     /// A clause `it == x` whose `x` a lap does not change: `x`, the
     /// clause's place among the skips, and all the skips in their order
     /// (asked one by one should `x` go wrong, so it goes wrong where and
@@ -425,115 +346,6 @@ struct Sow {
 }
 
 impl Sow {
-    /// Makes the table kept for this statement, track and mover (`at`, in
-    /// `vm.kept`) current: made again if the state its skips read has
-    /// changed since. False when a skip went wrong for some site of the
-    /// track: then the sowing asks the skips site by site, so that a skip
-    /// goes wrong only where the sowing reaches it.
-    #[inline(always)]
-    fn keep_table(
-        &self,
-        p: &Program,
-        vm: &mut Vm,
-        at: usize,
-        track: &Track,
-        fixed: &SowTable,
-        ranges: &[(usize, usize)],
-    ) -> bool {
-        // The same version of the state (a relay's later laps): the same
-        // values, not compared, and the table not moved out and back.
-        let version = if self.by_sites { vm.sites_version } else { vm.vars_version };
-        match vm.kept.get(at) {
-            Some(k) if k.made && k.version == version => {
-                let ok = !k.failed;
-                vm.claim_versions(self.by_sites);
-                ok
-            }
-            _ => self.make_table(p, vm, at, track, fixed, ranges, version),
-        }
-    }
-
-    /// [`keep_table`](Self::keep_table) when the state's version is not the
-    /// table's: the values compared, and the table made again if they
-    /// differ.
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn make_table(
-        &self,
-        p: &Program,
-        vm: &mut Vm,
-        at: usize,
-        track: &Track,
-        fixed: &SowTable,
-        ranges: &[(usize, usize)],
-        version: u64,
-    ) -> bool {
-        if vm.kept.len() <= at {
-            vm.kept.resize_with(p.sow_tables.len(), KeptTable::default);
-        }
-        let mut kept = std::mem::take(&mut vm.kept[at]);
-        if !(kept.made && same_state(&kept.key, ranges, &vm.pos.vars)) {
-            kept.key.clear();
-            for &(a, l) in ranges {
-                kept.key.extend_from_slice(&vm.pos.vars[a..a + l]);
-            }
-            kept.made = true;
-            kept.failed = false;
-            kept.tab.skipped.clear();
-            let it = vm.locals[self.it];
-            'sites: for (i, &site) in track.sites.iter().enumerate() {
-                let mut skip = fixed.skipped[i];
-                if !skip {
-                    vm.locals[self.it] = site as i64;
-                    for c in &self.dynamic {
-                        match c.get(p, vm) {
-                            Ok(0) => {}
-                            Ok(_) => {
-                                skip = true;
-                                break;
-                            }
-                            Err(_) => {
-                                kept.failed = true;
-                                break 'sites;
-                            }
-                        }
-                    }
-                }
-                kept.tab.skipped.push(skip);
-            }
-            vm.locals[self.it] = it;
-            if !kept.failed {
-                kept.tab.link(track.cyclic);
-                kept.tab.by_site(track, track.position.len());
-            }
-        }
-        kept.version = version;
-        let ok = !kept.failed;
-        vm.kept[at] = kept;
-        vm.claim_versions(self.by_sites);
-        ok
-    }
-
-    /// Track `t`, and this statement's table for it and the mover (made on
-    /// first use): an error if the track has no sites, or if it is cyclic
-    /// and every site is skipped.
-    #[inline(always)]
-    fn table<'p>(&self, p: &'p Program, vm: &mut Vm, t: u16) -> Res<(&'p Track, &'p SowTable)> {
-        let track = &p.game.tracks[t as usize];
-        if track.sites.is_empty() {
-            return Err(Fault::error(format!("track `{}` has no sites", track.name)));
-        }
-        let cell = &p.sow_tables[self.base + t as usize * self.np + vm.f.mover as usize];
-        let tab = match cell.get() {
-            Some(tab) => tab,
-            None => sow_table(p, vm, cell, t, &self.fixed, self.it)?,
-        };
-        if tab.live == 0 && track.cyclic {
-            return Err(all_skipped(p, t));
-        }
-        Ok((track, tab))
-    }
-
     /// Lifts `n` counters of `s` (all, if none given) and sows them. The
     /// first lap sows colours in the move's order (`in order`); a relay's
     /// later laps in seat order.

@@ -1,0 +1,293 @@
+//! A sowing's tables: the next live place after each place of a track,
+//! made once per statement, track and mover for the skips fixed when the
+//! game is compiled, and, when the other skips read only state, made for
+//! that state's values and kept in the machine until they change
+//! (`Sow::keep_table`). A skip of the commonest such shape, a condition
+//! kept for each site (`skip it is pit and burnt(it)`), is read in place
+//! while the table is made ([`FlagSkip`]).
+
+use std::sync::OnceLock;
+
+use super::super::expr::Opnd;
+use super::super::state::StateRead;
+use super::super::{Lower, Program};
+use super::{OFF, Sow, all_skipped};
+use crate::engine::game::{BinOp, Expr, SiteId, Track, Type, Value};
+use crate::engine::vm::{Fault, KeptTable, Res, SowTable, Vm};
+
+impl SowTable {
+    /// A statement's fixed table for `track` (never changed once made, so
+    /// it also gets the table by site, `succ`).
+    fn new(skipped: &[bool], track: &Track, sites: usize) -> SowTable {
+        let mut t = SowTable::default();
+        t.fill(skipped, track.cyclic);
+        t.by_site(track, sites);
+        t
+    }
+
+    /// Makes `succ` from `next` when the track passes each site once
+    /// (else leaves it empty), reusing its buffer.
+    fn by_site(&mut self, track: &Track, sites: usize) {
+        self.succ.clear();
+        let once = track.sites.iter().enumerate().all(|(i, &s)| track.position[s as usize] == Some(i as u16));
+        if once {
+            let site = |x: u16| if x == OFF { OFF } else { track.sites[x as usize] };
+            let next = &self.next;
+            self.succ
+                .extend((0..sites).map(|s| site(next[track.position[s].map_or(track.sites.len(), |x| x as usize)])));
+        }
+    }
+
+    fn fill(&mut self, skipped: &[bool], cyclic: bool) {
+        self.skipped.clear();
+        self.skipped.extend_from_slice(skipped);
+        self.link(cyclic);
+    }
+
+    /// Makes the places' next places for the places `skipped` holds
+    /// (nothing allocated once it has been made for the track): the first
+    /// live place after each, round to the first of the track if it is
+    /// cyclic (perhaps the place itself), else off it; from off the track
+    /// (`next[len]`), the first live place. One pass from the end.
+    fn link(&mut self, cyclic: bool) {
+        let skipped = &self.skipped;
+        let len = skipped.len();
+        let first = skipped.iter().position(|&s| !s).map_or(OFF, |i| i as u16);
+        let next = &mut self.next;
+        next.clear();
+        next.resize(len + 1, OFF);
+        next[len] = first;
+        let mut after = if cyclic { first } else { OFF };
+        for i in (0..len).rev() {
+            next[i] = after;
+            if !skipped[i] {
+                after = i as u16;
+            }
+        }
+        self.live = skipped.iter().filter(|&&s| !s).count();
+    }
+}
+
+/// The table of a sowing statement for a track and the mover, made on
+/// first use (the caller takes it from `cell` once made).
+#[cold]
+#[inline(never)]
+fn sow_table<'p>(
+    p: &'p Program,
+    vm: &mut Vm,
+    cell: &'p OnceLock<SowTable>,
+    t: u16,
+    fixed: &[Opnd],
+    it: usize,
+) -> Res<&'p SowTable> {
+    let track = &p.game.tracks[t as usize];
+    let mut skipped = vec![false; track.sites.len()];
+    for (i, &site) in track.sites.iter().enumerate() {
+        vm.locals[it] = site as i64;
+        for c in fixed {
+            if c.get(p, vm)? != 0 {
+                skipped[i] = true;
+                break;
+            }
+        }
+    }
+    let _ = cell.set(SowTable::new(&skipped, track, track.position.len()));
+    Ok(cell.get().expect("set just above"))
+}
+
+/// Whether the state at `ranges` of `vars` is still `key`.
+fn same_state(key: &[Value], ranges: &[(usize, usize)], vars: &[Value]) -> bool {
+    let mut k = 0;
+    for &(a, l) in ranges {
+        if key[k..k + l] != vars[a..a + l] {
+            return false;
+        }
+        k += l;
+    }
+    true
+}
+
+/// A skip that reads a condition kept for each site, of the site the
+/// sowing reaches (`skip burnt(it)`), perhaps only of a kind of site
+/// (`skip it is pit and burnt(it)`): asked as its expression is, kind
+/// first, and going wrong where it would (a site of a kind the condition
+/// is not kept for).
+#[derive(Clone, Copy)]
+pub(super) struct FlagSkip {
+    kind: Option<u8>,
+    read: StateRead,
+}
+
+impl FlagSkip {
+    #[inline(always)]
+    fn holds(self, p: &Program, vm: &Vm, s: SiteId) -> Res<bool> {
+        if self.kind.is_some_and(|k| p.kinds[s as usize] != k) {
+            return Ok(false);
+        }
+        Ok(self.read.at(p, vm, s)? != 0)
+    }
+}
+
+impl Lower<'_> {
+    /// The skip `e` as a [`FlagSkip`], if it is one (`it` the sowing's site).
+    pub(super) fn flag_skip(&self, e: &Expr, it: u8) -> Option<FlagSkip> {
+        let is_it = |x: &Expr| matches!(x.unspanned(), Expr::Local(s) if *s == it);
+        let flag = |x: &Expr| match x.unspanned() {
+            Expr::SiteState(v, x) if is_it(x) && self.g.state[*v as usize].ty == Type::Bool => {
+                Some(self.state_read(*v))
+            }
+            _ => None,
+        };
+        match e.unspanned() {
+            Expr::Bin(BinOp::And, a, b) => match a.unspanned() {
+                Expr::IsKind(x, k) if is_it(x) => Some(FlagSkip { kind: Some(k.index() as u8), read: flag(b)? }),
+                _ => None,
+            },
+            e => Some(FlagSkip { kind: None, read: flag(e)? }),
+        }
+    }
+}
+
+impl Sow {
+    /// Makes the table kept for this statement, track and mover (`at`, in
+    /// `vm.kept`) current: made again if the state its skips read has
+    /// changed since. False when a skip went wrong for some site of the
+    /// track: then the sowing asks the skips site by site, so that a skip
+    /// goes wrong only where the sowing reaches it.
+    #[inline(always)]
+    pub(super) fn keep_table(
+        &self,
+        p: &Program,
+        vm: &mut Vm,
+        at: usize,
+        track: &Track,
+        fixed: &SowTable,
+        ranges: &[(usize, usize)],
+    ) -> bool {
+        // The same version of the state (a relay's later laps): the same
+        // values, not compared, and the table not moved out and back.
+        let version = if self.by_sites { vm.sites_version } else { vm.vars_version };
+        match vm.kept.get(at) {
+            Some(k) if k.made && k.version == version => {
+                let ok = !k.failed;
+                vm.claim_versions(self.by_sites);
+                ok
+            }
+            _ => self.make_table(p, vm, (at, track, fixed, ranges), version),
+        }
+    }
+
+    /// [`keep_table`](Self::keep_table) when the state's version is not the
+    /// table's: the values compared, and the table made again if they
+    /// differ.
+    #[inline(never)]
+    fn make_table(
+        &self,
+        p: &Program,
+        vm: &mut Vm,
+        (at, track, fixed, ranges): (usize, &Track, &SowTable, &[(usize, usize)]),
+        version: u64,
+    ) -> bool {
+        if vm.kept.len() <= at {
+            vm.kept.resize_with(p.sow_tables.len(), KeptTable::default);
+        }
+        let mut kept = std::mem::take(&mut vm.kept[at]);
+        if !(kept.made && same_state(&kept.key, ranges, &vm.pos.vars)) {
+            kept.key.clear();
+            for &(a, l) in ranges {
+                kept.key.extend_from_slice(&vm.pos.vars[a..a + l]);
+            }
+            kept.made = true;
+            kept.failed = false;
+            kept.tab.skipped.clear();
+            let it = vm.locals[self.it];
+            'sites: for (i, &site) in track.sites.iter().enumerate() {
+                let mut skip = fixed.skipped[i];
+                if !skip {
+                    let asked: Res<bool> = match &self.flags {
+                        Some(flags) => flags.iter().try_fold(false, |k, f| Ok(k || f.holds(p, vm, site)?)),
+                        None => {
+                            vm.locals[self.it] = site as i64;
+                            self.dynamic.iter().try_fold(false, |k, c| Ok(k || c.get(p, vm)? != 0))
+                        }
+                    };
+                    match asked {
+                        Ok(k) => skip = k,
+                        Err(_) => {
+                            kept.failed = true;
+                            break 'sites;
+                        }
+                    }
+                }
+                kept.tab.skipped.push(skip);
+            }
+            vm.locals[self.it] = it;
+            if !kept.failed {
+                kept.tab.link(track.cyclic);
+                kept.tab.by_site(track, track.position.len());
+            }
+        }
+        kept.version = version;
+        let ok = !kept.failed;
+        vm.kept[at] = kept;
+        vm.claim_versions(self.by_sites);
+        ok
+    }
+
+    /// Track `t`, and this statement's table for it and the mover (made on
+    /// first use): an error if the track has no sites, or if it is cyclic
+    /// and every site is skipped.
+    #[inline(always)]
+    pub(super) fn table<'p>(&self, p: &'p Program, vm: &mut Vm, t: u16) -> Res<(&'p Track, &'p SowTable)> {
+        let track = &p.game.tracks[t as usize];
+        if track.sites.is_empty() {
+            return Err(Fault::error(format!("track `{}` has no sites", track.name)));
+        }
+        let cell = &p.sow_tables[self.base + t as usize * self.np + vm.f.mover as usize];
+        let tab = match cell.get() {
+            Some(tab) => tab,
+            None => sow_table(p, vm, cell, t, &self.fixed, self.it)?,
+        };
+        if tab.live == 0 && track.cyclic {
+            return Err(all_skipped(p, t));
+        }
+        Ok((track, tab))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{OFF, SowTable};
+
+    /// The next places as the definition has them: from each place (and
+    /// from off the track, the last entry) the first live place after it,
+    /// round the track if it is cyclic (perhaps the place itself).
+    fn next_by_definition(skipped: &[bool], cyclic: bool) -> Vec<u16> {
+        let len = skipped.len();
+        (0..=len)
+            .map(|i| {
+                let after: Vec<usize> = match (i == len, cyclic) {
+                    (true, _) => (0..len).collect(),
+                    (false, true) => (i + 1..len).chain(0..=i).collect(),
+                    (false, false) => (i + 1..len).collect(),
+                };
+                after.into_iter().find(|&j| !skipped[j]).map_or(OFF, |j| j as u16)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_table_links_each_place_to_the_next_live_one_for_every_pattern_of_skips() {
+        for len in 0..=9usize {
+            for mask in 0..1u32 << len {
+                let skipped: Vec<bool> = (0..len).map(|i| mask >> i & 1 == 1).collect();
+                for cyclic in [false, true] {
+                    let mut t = SowTable { skipped: skipped.clone(), ..SowTable::default() };
+                    t.link(cyclic);
+                    assert_eq!(t.next, next_by_definition(&skipped, cyclic), "{skipped:?} cyclic {cyclic}");
+                    assert_eq!(t.live, skipped.iter().filter(|&&s| !s).count());
+                }
+            }
+        }
+    }
+}
