@@ -249,8 +249,15 @@ fn to_dynamic(g: &Game, v: Value) -> Dynamic {
 }
 
 fn from_dynamic(g: &Game, ty: Type, d: Dynamic) -> Result<Value, String> {
+    // Nothing (Rhai's `()`, as an `if` without `else` gives): `none` for
+    // the types that have it, refused for the others (read as a number or
+    // a condition, it would be taken for one: `none` is no `false`).
     if d.is_unit() {
-        return Ok(Value::None);
+        return match ty {
+            Type::Int => Err("nothing (Rhai's `()`, as an `if` without `else` gives), not a number".into()),
+            Type::Bool => Err("nothing (Rhai's `()`, as an `if` without `else` gives), not true or false".into()),
+            _ => Ok(Value::None),
+        };
     }
     let name = || d.clone().into_string().map_err(|t| format!("a {t}, not a name"));
     match ty {

@@ -913,6 +913,31 @@ fn tables_kept_for_the_state_follow_its_changes() {
     }
 }
 
+/// A hook that returns nothing (Rhai's `()`): refused where a condition
+/// or a number was declared, with the hook named, by both executors alike
+/// (the compiled one took it for `true`); `none` where a site was.
+#[test]
+fn hooks_that_return_nothing() {
+    let listed = |ask: &str| {
+        let game = compile("tests/hooks/returns-nothing.mancala", &[], &[("ask", ask)]);
+        let (mut new, mut old) = (Engine::new(game.clone()).unwrap(), RefEngine::new(game).unwrap());
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let (ra, rb) = (new.legal_moves(&mut a), old.legal_moves(&mut b));
+        assert_eq!(ra, rb, "ask {ask}: listing the moves");
+        assert_eq!(a, b, "ask {ask}: the moves");
+        ra.map(|_| a.iter().map(|&m| new.move_name(m)).collect::<Vec<_>>()).map_err(|h| format!("{h:?}"))
+    };
+    let condition = listed("1").unwrap_err();
+    assert!(
+        condition.contains("hook `odd` returned nothing") && condition.contains("not true or false"),
+        "{condition}"
+    );
+    let number = listed("2").unwrap_err();
+    assert!(number.contains("hook `half` returned nothing") && number.contains("not a number"), "{number}");
+    assert_eq!(listed("3"), Ok(vec!["s2".to_string()]));
+    agree("tests/hooks/returns-nothing.mancala", &[], &[("ask", "3")], 3, 20);
+}
+
 #[test]
 fn hooks_that_fail() {
     for f in ["tests/hooks/loops-forever.mancala", "tests/hooks/recurses.mancala"] {
