@@ -224,7 +224,9 @@ score p: count(store(p))
     // Past them, at either end, listing the moves is an error that says why.
     for (lo, hi) in [(m, past.as_str()), (&past_least, &least), (&far, &format!("{far} + 1"))] {
         let err = format!("{:?}", moves(&rules(lo, hi)).unwrap_err());
-        assert!(err.contains("to choose from go past what a move can hold (-2147483648..2147483647)"), "{err}");
+        let says = "move `m`: the numbers";
+        assert!(err.contains(says) && err.contains("to choose `n` from go past what a move can hold"), "{err}");
+        assert!(err.contains("(-2147483648..2147483647)"), "{err}");
     }
     // An empty range holds no number: no move, and no error.
     assert_eq!(moves(&rules(&format!("{far} + 1"), &far)).unwrap(), Vec::<String>::new());

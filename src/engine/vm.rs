@@ -493,13 +493,16 @@ pub(crate) fn check_range(lo: i64, hi: i64) -> Res<()> {
     Ok(())
 }
 
-/// The range a number is chosen from: as [`check_range`], and every value
-/// one a move can hold (a move keeps its choices in 32 bits).
-pub(crate) fn check_choice_range(lo: i64, hi: i64) -> Res<()> {
+/// The range a choice picks a number from (`names`: its move's name and
+/// its own, for the error): as
+/// [`check_range`], and every value one a move can hold (a move keeps its
+/// choices in 32 bits).
+pub(crate) fn check_choice_range<'a>(lo: i64, hi: i64, names: impl FnOnce() -> (&'a str, &'a str)) -> Res<()> {
     check_range(lo, hi)?;
     if lo <= hi && (lo < i32::MIN as i64 || hi > i32::MAX as i64) {
+        let (def, choice) = names();
         return Err(Fault::error(format!(
-            "the numbers {lo}..{hi} to choose from go past what a move can hold ({}..{})",
+            "move `{def}`: the numbers {lo}..{hi} to choose `{choice}` from go past what a move can hold ({}..{})",
             i32::MIN,
             i32::MAX
         )));

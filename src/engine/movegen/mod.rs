@@ -493,7 +493,10 @@ fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, 
         ChoiceDomain::Range(a, b) => {
             let lo = a.get(p, vm)?;
             let hi = b.get(p, vm)?;
-            check_choice_range(lo, hi)?;
+            check_choice_range(lo, hi, || {
+                let named = &p.game.moves[mv.def as usize];
+                (&named.name, &named.params[i].name)
+            })?;
             let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
             let values = (lo..=hi).map(|v| (v, v as i32));
             try_values(p, vm, def, i, mv, sink, test, pinned, values)?;

@@ -647,13 +647,14 @@ fn check_range(lo: i64, hi: i64) -> Res<()> {
     Ok(())
 }
 
-/// A number choice's range: every value one a move can hold (32 bits).
-fn check_choice_range(lo: i64, hi: i64) -> Res<()> {
+/// The range of the choice `choice` of move `def`: every value one a move
+/// can hold (32 bits).
+fn check_choice_range(lo: i64, hi: i64, def: &str, choice: &str) -> Res<()> {
     check_range(lo, hi)?;
     if lo <= hi && (lo < i32::MIN as i64 || hi > i32::MAX as i64) {
         let (min, max) = (i32::MIN, i32::MAX);
         return Err(Fault::error(format!(
-            "the numbers {lo}..{hi} to choose from go past what a move can hold ({min}..{max})"
+            "move `{def}`: the numbers {lo}..{hi} to choose `{choice}` from go past what a move can hold ({min}..{max})"
         )));
     }
     Ok(())

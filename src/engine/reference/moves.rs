@@ -420,7 +420,7 @@ impl RefEngine {
                 let part = crate::engine::DOMAIN_PART;
                 let lo = self.in_stream(mv, i, part, |e| e.eval(a, f))?.int()?;
                 let hi = self.in_stream(mv, i, part + 1, |e| e.eval(b, f))?.int()?;
-                check_choice_range(lo, hi)?;
+                check_choice_range(lo, hi, &def.name, &p.name)?;
                 for v in lo..=hi {
                     if self.try_choice(def, i, mv, f, sink, Value::Int(v), v as i32)? {
                         return Ok(());
