@@ -1210,6 +1210,7 @@ fn wheres_that_draw_answer_the_same_however_the_moves_are_looked_for() {
     agree("tests/engine/arrangement-draws.mancala", &[], &[], 40, 30);
     let game = compile(file, &[], &[]);
     let (mut listed, mut left_out, mut plies) = (0, 0, 0);
+    let (mut coins, mut pits_for_coins) = (0, 0);
     let mut first_lists = std::collections::BTreeSet::new();
     for seed in 0..80 {
         let mut e = Engine::with_seed(game.clone(), seed).unwrap();
@@ -1232,18 +1233,22 @@ fn wheres_that_draw_answer_the_same_however_the_moves_are_looked_for() {
             // A, b1..b4, B) holding one to five counters is now listed, now not.
             let pos = e.position();
             let own = if pos.turn.to_move == 0 { 0..4 } else { 5..9 };
-            for h in own.filter(|&h| (1..=5).contains(&pos.counts[h])) {
+            for h in own.clone().filter(|&h| (1..=5).contains(&pos.counts[h])) {
                 match a.iter().any(|m| m.def == 0 && m.args[0] == h as i32) {
                     true => listed += 1,
                     false => left_out += 1,
                 }
             }
+            pits_for_coins += own.filter(|&h| pos.counts[h] > 1).count();
+            coins += a.iter().filter(|m| m.def == 2).count();
             e.apply(mv).unwrap();
             plies += 1;
         }
     }
     assert!(plies > 800, "only {plies} plies");
     assert!(listed > 300 && left_out > 300, "{listed} listed, {left_out} left out");
+    // The coins of `coin`'s set: some of its moves listed, not all.
+    assert!(coins > 100 && coins < pits_for_coins, "{coins} of {pits_for_coins}");
     // The seed decides what the coins say at the start.
     assert!(first_lists.len() > 40, "{first_lists:?}");
 }
