@@ -938,6 +938,33 @@ fn hooks_that_return_nothing() {
     agree("tests/hooks/returns-nothing.mancala", &[], &[("ask", "3")], 3, 20);
 }
 
+/// Partners win and lose together: an `end` naming a winner or a loser,
+/// and a seat that cannot move under `when stuck: lose`, decide for the
+/// whole side (whichever partner is named), against the scores, in both
+/// executors.
+#[test]
+fn partners_win_and_lose_together() {
+    let file = "tests/engine/partners-verdicts.mancala";
+    // Seats a, b, a2, b2: after three plies side a has banked two, side b
+    // one; after four, two each, and a cannot move.
+    for (verdict, plies, scores) in [("1", 3, [2, 1, 2, 1]), ("2", 3, [2, 1, 2, 1]), ("3", 4, [2, 2, 2, 2])] {
+        agree(file, &[], &[("verdict", verdict)], 10, 20);
+        let game = compile(file, &[], &[("verdict", verdict)]);
+        let (mut new, mut old) = (Engine::new(game.clone()).unwrap(), RefEngine::new(game).unwrap());
+        let mut moves = Vec::new();
+        let mut made = 0;
+        while new.legal_moves(&mut moves).is_ok() && !moves.is_empty() {
+            new.apply(moves[0]).unwrap();
+            old.apply(moves[0]).unwrap();
+            made += 1;
+        }
+        assert_eq!(made, plies, "verdict {verdict}");
+        let outcome = new.outcome().unwrap().expect("the game is over");
+        assert_eq!((outcome.scores.as_slice(), outcome.winners.as_slice()), (&scores[..], &[1, 3][..]));
+        assert_eq!(old.outcome().unwrap(), Some(outcome), "verdict {verdict}: the reference executor");
+    }
+}
+
 #[test]
 fn hooks_that_fail() {
     for f in ["tests/hooks/loops-forever.mancala", "tests/hooks/recurses.mancala"] {
