@@ -21,6 +21,8 @@
 //! (in a quantifier's body, or at each value of a later choice), it is
 //! kept for each site (see [`Lower::keyed_parts`]).
 
+use std::collections::HashMap;
+
 use crate::engine::game::{BinOp, Domain, Expr, Type};
 use crate::engine::vm::{Res, Vm};
 
@@ -261,6 +263,12 @@ impl Lower<'_> {
     /// inside it are added to `found` when `e` itself is not closed (when it
     /// is, its caller may keep it whole instead).
     fn scan(&self, e: &Expr, found: &mut Vec<usize>) -> Info {
+        self.scan_into(e, found, None)
+    }
+
+    /// [`Lower::scan`], noting the `Info` of every part it meets in
+    /// `infos` (by the part's address) if given.
+    fn scan_into(&self, e: &Expr, found: &mut Vec<usize>, mut infos: Option<&mut HashMap<usize, Info>>) -> Info {
         let mut info = Info {
             free: Slots::default(),
             // `can-move` runs every `where` of the phase: with chance or
@@ -277,7 +285,7 @@ impl Lower<'_> {
         };
         let mut kept = Vec::new();
         let mut child = |c: &Expr, bound: Option<u8>, info: &mut Info| {
-            let ci = self.scan(c, found);
+            let ci = self.scan_into(c, found, infos.as_deref_mut());
             if ci.closed() && self.worth(c, &ci) {
                 kept.push(c as *const Expr as usize);
             }
@@ -323,6 +331,9 @@ impl Lower<'_> {
         info.free = info.free.minus(info.keeps);
         if !info.closed() {
             found.extend(kept);
+        }
+        if let Some(infos) = infos {
+            infos.insert(e as *const Expr as usize, info);
         }
         info
     }
@@ -372,7 +383,24 @@ impl Lower<'_> {
         binders: &mut Vec<(u8, Type)>,
         out: &mut Vec<(usize, Option<u8>)>,
     ) {
-        let info = self.scan(e, &mut Vec::new());
+        // What each part reads, found in one pass (asked of each part
+        // on the way down, it was found again for every part above it).
+        let mut infos = HashMap::new();
+        self.scan_into(e, &mut Vec::new(), Some(&mut infos));
+        self.keyed_in(root, e, binders, out, &infos);
+    }
+
+    /// [`Lower::keyed_parts`] of `e`, what its parts read in `infos`.
+    fn keyed_in(
+        &self,
+        root: &Expr,
+        e: &Expr,
+        binders: &mut Vec<(u8, Type)>,
+        out: &mut Vec<(usize, Option<u8>)>,
+        infos: &HashMap<usize, Info>,
+    ) {
+        let at = e as *const Expr as usize;
+        let info = infos.get(&at).copied().unwrap_or_else(|| self.scan(e, &mut Vec::new()));
         if info.closed() {
             return;
         }
@@ -385,7 +413,7 @@ impl Lower<'_> {
         }
         let bound = |c: &Expr, b: (u8, Type), binders: &mut Vec<(u8, Type)>, out: &mut Vec<_>| {
             binders.push(b);
-            self.keyed_parts(root, c, binders, out);
+            self.keyed_in(root, c, binders, out, infos);
             binders.pop();
         };
         match e {
@@ -394,21 +422,21 @@ impl Lower<'_> {
                     Domain::Players => Type::Player,
                     Domain::Tracks => Type::Track,
                     Domain::Range(a, b) => {
-                        self.keyed_parts(root, a, binders, out);
-                        self.keyed_parts(root, b, binders, out);
+                        self.keyed_in(root, a, binders, out, infos);
+                        self.keyed_in(root, b, binders, out, infos);
                         Type::Int
                     }
                     Domain::Set(x) => {
-                        self.keyed_parts(root, x, binders, out);
+                        self.keyed_in(root, x, binders, out, infos);
                         Type::Site
                     }
                     Domain::Arrangements(x) => {
-                        self.keyed_parts(root, x, binders, out);
+                        self.keyed_in(root, x, binders, out, infos);
                         Type::Order
                     }
                     Domain::Walk { track, from, cond, .. } => {
-                        self.keyed_parts(root, track, binders, out);
-                        self.keyed_parts(root, from, binders, out);
+                        self.keyed_in(root, track, binders, out, infos);
+                        self.keyed_in(root, from, binders, out, infos);
                         if let Some(c) = cond {
                             bound(c, (*slot, Type::Site), binders, out);
                         }
@@ -418,10 +446,10 @@ impl Lower<'_> {
                 bound(body, (*slot, ty), binders, out);
             }
             Expr::Filter(set, slot, cond) => {
-                self.keyed_parts(root, set, binders, out);
+                self.keyed_in(root, set, binders, out, infos);
                 bound(cond, (*slot, Type::Site), binders, out);
             }
-            _ => e.each_child(&mut |c| self.keyed_parts(root, c, binders, out)),
+            _ => e.each_child(&mut |c| self.keyed_in(root, c, binders, out, infos)),
         }
     }
 
