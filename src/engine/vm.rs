@@ -497,17 +497,26 @@ pub(crate) fn check_range(lo: i64, hi: i64) -> Res<()> {
 /// its own, for the error): as
 /// [`check_range`], and every value one a move can hold (a move keeps its
 /// choices in 32 bits).
+#[inline(always)]
 pub(crate) fn check_choice_range<'a>(lo: i64, hi: i64, names: impl FnOnce() -> (&'a str, &'a str)) -> Res<()> {
     check_range(lo, hi)?;
     if lo <= hi && (lo < i32::MIN as i64 || hi > i32::MAX as i64) {
-        let (def, choice) = names();
-        return Err(Fault::error(format!(
-            "move `{def}`: the numbers {lo}..{hi} to choose `{choice}` from go past what a move can hold ({}..{})",
-            i32::MIN,
-            i32::MAX
-        )));
+        return Err(past_a_move(lo, hi, names));
     }
     Ok(())
+}
+
+/// The error of [`check_choice_range`], out of line: the names are looked
+/// up only here, and the listing loop that inlines the check stays small.
+#[cold]
+#[inline(never)]
+fn past_a_move<'a>(lo: i64, hi: i64, names: impl FnOnce() -> (&'a str, &'a str)) -> Fault {
+    let (def, choice) = names();
+    Fault::error(format!(
+        "move `{def}`: the numbers {lo}..{hi} to choose `{choice}` from go past what a move can hold ({}..{})",
+        i32::MIN,
+        i32::MAX
+    ))
 }
 
 #[cfg(test)]
