@@ -177,6 +177,8 @@ pub struct Tally {
     pub played_plies: u64,
     pub ended: u64,
     pub halted: u64,
+    /// Plies at which the two executors were compared (`differ.rs`).
+    pub compared: u64,
 }
 
 /// Checks the text; when it checks, sets the game up and plays a short
@@ -195,7 +197,9 @@ pub fn run(text: &str, i: u64, tally: &mut Tally) {
         }
     };
     tally.checked += 1;
-    let Ok(start) = Engine::new(Arc::new(game)) else {
+    let game = Arc::new(game);
+    tally.compared += crate::differ::agree(game.clone(), i);
+    let Ok(start) = Engine::new(game) else {
         tally.halted += 1;
         return;
     };

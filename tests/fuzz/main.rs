@@ -1,10 +1,13 @@
 //! The fuzz campaign: rule files generated from the grammar, and the shipped
 //! files with parts derived anew, lines moved or numbers made extreme, each
-//! checked and, when it checks, played (see `cases.rs`).
+//! checked and, when it checks, played (see `cases.rs`), and played side
+//! by side by the compiled executor and the reference one, which must give
+//! the same answers (see `differ.rs`).
 //!
 //! The cases run in a worker process (this test binary again), which keeps
 //! within a memory limit; this process watches it. A worker that panics,
-//! aborts (memory) or stops making progress (a hang) is a failure: the case
+//! aborts (memory), stops making progress (a hang) or finds the executors
+//! differing (a panic) is a failure: the case
 //! is written to `target/tmp/fuzz/`, and the campaign goes on from the next
 //! case with a new worker. The test fails if any case failed.
 //!
@@ -19,6 +22,7 @@
 //!   runs with `MANCALA_FUZZ_FILE=PATH MANCALA_FUZZ_CASE=N`).
 
 mod cases;
+mod differ;
 mod grammar;
 
 use std::path::PathBuf;
@@ -77,7 +81,7 @@ fn campaign() {
     let started = Instant::now();
     // Each job supervises a worker over its share of the cases.
     let shares: Vec<(u64, u64)> = (0..jobs).map(|j| (total * j / jobs, total * (j + 1) / jobs)).collect();
-    let results: Vec<([u64; 5], Vec<String>)> = std::thread::scope(|scope| {
+    let results: Vec<([u64; 6], Vec<String>)> = std::thread::scope(|scope| {
         let corpus = &corpus;
         let handles: Vec<_> = shares
             .into_iter()
@@ -85,16 +89,17 @@ fn campaign() {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    let mut tally = [0u64; 5];
+    let mut tally = [0u64; 6];
     let mut failures: Vec<String> = Vec::new();
     for (t, f) in results {
         add(&mut tally, t);
         failures.extend(f);
     }
-    let [refused, checked, plies, ended, halted] = tally;
+    let [refused, checked, plies, ended, halted, compared] = tally;
     eprintln!(
         "fuzz campaign {seed}: {total} files in {:.0?}: {refused} refused with diagnostics, {checked} checked and played \
-         ({plies} plies, {ended} games ended, {halted} stopped by a rule error); {} failures (panics, aborts, hangs)",
+         ({plies} plies, {ended} games ended, {halted} stopped by a rule error; {compared} plies compared with the \
+         reference executor); {} failures (panics, aborts, hangs, the executors differing)",
         started.elapsed(),
         failures.len()
     );
@@ -103,10 +108,10 @@ fn campaign() {
 
 /// Cases `from..to`, a worker at a time: after a failure a new worker goes
 /// on from the next case.
-fn run_share(corpus: &cases::Corpus, watch: Watch, from: u64, to: u64) -> ([u64; 5], Vec<String>) {
+fn run_share(corpus: &cases::Corpus, watch: Watch, from: u64, to: u64) -> ([u64; 6], Vec<String>) {
     let seed = watch.seed;
     let mut failures = Vec::new();
-    let mut tally = [0u64; 5];
+    let mut tally = [0u64; 6];
     let mut next = from;
     while next < to {
         match supervise(watch, next, to) {
@@ -130,7 +135,7 @@ fn run_share(corpus: &cases::Corpus, watch: Watch, from: u64, to: u64) -> ([u64;
     (tally, failures)
 }
 
-fn add(tally: &mut [u64; 5], t: [u64; 5]) {
+fn add(tally: &mut [u64; 6], t: [u64; 6]) {
     for (a, b) in tally.iter_mut().zip(t) {
         *a += b;
     }
@@ -138,13 +143,13 @@ fn add(tally: &mut [u64; 5], t: [u64; 5]) {
 
 /// Runs cases `from..to` in a worker. Ok with the tallies when all ran;
 /// else the case that failed, how, and the tallies of those before it.
-fn supervise(watch: Watch, from: u64, to: u64) -> Result<[u64; 5], (u64, String, [u64; 5])> {
+fn supervise(watch: Watch, from: u64, to: u64) -> Result<[u64; 6], (u64, String, [u64; 6])> {
     // Names no other worker of this process uses, whatever test runs it.
     static WORKERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = WORKERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let progress = dir().join(format!("progress-{}-{n}", std::process::id()));
     let log = dir().join(format!("worker-{}-{n}.log", std::process::id()));
-    std::fs::write(&progress, format!("{from} 0 0 0 0 0\n")).unwrap();
+    std::fs::write(&progress, format!("{from} 0 0 0 0 0 0\n")).unwrap();
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args(["campaign", "--exact", "--nocapture", "--test-threads", "1"])
         .env("MANCALA_FUZZ_WORKER", format!("{from}:{to}:{}", progress.display()))
@@ -155,12 +160,12 @@ fn supervise(watch: Watch, from: u64, to: u64) -> Result<[u64; 5], (u64, String,
         .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .expect("the worker starts");
-    let read = || -> (u64, [u64; 5]) {
+    let read = || -> (u64, [u64; 6]) {
         let text = std::fs::read_to_string(&progress).unwrap_or_default();
         let v: Vec<u64> = text.split_whitespace().filter_map(|w| w.parse().ok()).collect();
         match v.as_slice() {
-            [at, a, b, c, d, e] => (*at, [*a, *b, *c, *d, *e]),
-            _ => (from, [0; 5]),
+            [at, a, b, c, d, e, f] => (*at, [*a, *b, *c, *d, *e, *f]),
+            _ => (from, [0; 6]),
         }
     };
     let (mut seen, mut since) = (from, Instant::now());
@@ -206,7 +211,8 @@ fn worker(seed: u64, range: &str) {
     // Written aside and renamed, so that the supervisor never reads half a line.
     let aside = format!("{progress}.new");
     let write = |at: u64, t: &cases::Tally| {
-        let line = format!("{at} {} {} {} {} {}\n", t.refused, t.checked, t.played_plies, t.ended, t.halted);
+        let line =
+            format!("{at} {} {} {} {} {} {}\n", t.refused, t.checked, t.played_plies, t.ended, t.halted, t.compared);
         std::fs::write(&aside, line).unwrap();
         std::fs::rename(&aside, progress).unwrap();
     };
