@@ -1279,3 +1279,31 @@ fn wheres_that_draw_answer_the_same_however_the_moves_are_looked_for() {
     // The seed decides what the coins say at the start.
     assert!(first_lists.len() > 40, "{first_lists:?}");
 }
+
+/// An error a statement meets is told at the innermost statement that met
+/// it, alike in both executors: the `take` inside an `if`, or the `if`
+/// whose condition went wrong (tests/engine/statement-errors.mancala); a
+/// move that goes wrong leaves the position as it was.
+#[test]
+fn statement_errors_are_told_at_their_statement() {
+    use mancala::engine::Halt;
+    let file = "tests/engine/statement-errors.mancala";
+    agree(file, &[], &[], 20, 100);
+    let game = compile(file, &[], &[]);
+    let mut new = Engine::with_seed(game.clone(), 1).unwrap();
+    let mut old = RefEngine::with_seed(game.clone(), 1).unwrap();
+    for (name, told) in [("a2", "take target to store(mover)"), ("a3", "if index(h) == 3 and count(target) > 0 {")] {
+        let mv = new.find_move(name).unwrap().expect("a legal move");
+        let before = new.position().clone();
+        let made = new.apply(mv);
+        assert_eq!(made, old.apply(mv), "{name}");
+        let Err(Halt::At(message, span)) = made else { panic!("{name}: {made:?}") };
+        assert!(message.contains("but there is none here"), "{name}: {message}");
+        let text = game.sources.text(span);
+        assert!(text.starts_with(told), "{name}: told at `{text}`");
+        assert_eq!(new.position(), &before, "{name}");
+    }
+    // A move that meets no error is made.
+    let mv = new.find_move("a1").unwrap().expect("a legal move");
+    assert_eq!(new.apply(mv), Ok(()));
+}

@@ -28,12 +28,30 @@ impl Fault {
     pub(crate) fn is_illegal(&self) -> bool {
         self.0.is_none()
     }
+    /// The error told at `span` (a statement's) if it has no place yet; a
+    /// refusal as it is.
+    #[inline]
+    pub(crate) fn within(self, span: crate::diagnostics::Span) -> Fault {
+        match self.0 {
+            None => self,
+            Some(h) => Fault(Some(placed(h, span))),
+        }
+    }
     pub(crate) fn halt(self) -> Halt {
         match self.0 {
             None => Halt::Illegal,
             Some(h) => *h,
         }
     }
+}
+
+/// An error without a place given `span`'s (see [`Fault::within`]).
+#[cold]
+fn placed(mut h: Box<Halt>, span: crate::diagnostics::Span) -> Box<Halt> {
+    if let Halt::Error(m) = &mut *h {
+        *h = Halt::At(std::mem::take(m), span);
+    }
+    h
 }
 
 pub(crate) type Res<T> = Result<T, Fault>;

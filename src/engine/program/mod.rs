@@ -29,18 +29,59 @@ use std::sync::{Arc, OnceLock};
 use expr::{Opnd, SetOpnd};
 
 use super::game::{BinOp, Domain, Expr, Game, SiteId, Type};
-use super::vm::{Res, SetV, Vm};
+use super::vm::{Fault, Res, SetV, Vm};
+use crate::diagnostics::Span;
 
 pub(crate) type Fx = Box<dyn Fn(&Program, &mut Vm) -> Res<i64> + Send + Sync>;
 pub(crate) type Fset = Box<dyn Fn(&Program, &mut Vm) -> Res<SetV> + Send + Sync>;
 pub(crate) type Fst = Box<dyn Fn(&Program, &mut Vm) -> Res<()> + Send + Sync>;
-pub(crate) type Block = Vec<Fst>;
 
-/// Runs a block of statements.
+/// A block of statements, lowered, with the place of each in the rule
+/// file: an error a statement meets is told at the innermost statement
+/// that met it (see [`run`]).
+#[derive(Default)]
+pub(crate) struct Block {
+    stmts: Vec<Fst>,
+    spans: Vec<Span>,
+}
+
+impl Block {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.stmts.is_empty()
+    }
+
+    pub(crate) fn push(&mut self, s: Fst, span: Span) {
+        self.stmts.push(s);
+        self.spans.push(span);
+    }
+
+    /// `e`, met by the statement `s` of this block, given its place. Out of
+    /// line, and `s` found by its address: the loop of [`run`] is the loop
+    /// it was without places, with no count of statements (a refusal in a
+    /// trial comes here too, and goes back as it was).
+    #[inline(never)]
+    fn placed(&self, e: Fault, s: &Fst) -> Fault {
+        let k = (s as *const Fst as usize - self.stmts.as_ptr() as usize) / std::mem::size_of::<Fst>();
+        e.within(self.spans[k])
+    }
+
+    /// The statements of `other` after these, each with its own place.
+    pub(crate) fn append(&mut self, other: Block) {
+        self.stmts.extend(other.stmts);
+        self.spans.extend(other.spans);
+    }
+}
+
+/// Runs a block of statements. An error (not a refusal, which is no
+/// mistake of the rules) gets the place of the statement that met it,
+/// unless a statement inside it, or a hook, gave it one already: the
+/// session shows that statement in the rule file.
 #[inline]
-pub(crate) fn run(block: &[Fst], p: &Program, vm: &mut Vm) -> Res<()> {
-    for s in block {
-        s(p, vm)?;
+pub(crate) fn run(block: &Block, p: &Program, vm: &mut Vm) -> Res<()> {
+    for s in &block.stmts {
+        if let Err(e) = s(p, vm) {
+            return Err(block.placed(e, s));
+        }
     }
     Ok(())
 }

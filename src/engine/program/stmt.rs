@@ -16,13 +16,16 @@ pub(crate) const MAX_COUNT: i32 = 100_000_000;
 
 impl Lower<'_> {
     pub(crate) fn block(&mut self, stmts: &[Stmt]) -> Block {
-        let mut out = Vec::with_capacity(stmts.len());
+        let mut out = Block::default();
         for s in stmts {
             match &s.kind {
                 // An `if` whose conditions the options decided, leaving the
                 // block of the one that holds: that block, in place.
-                StmtKind::If { branches, otherwise } if branches.is_empty() => out.extend(self.block(otherwise)),
-                _ => out.push(self.stmt(s)),
+                StmtKind::If { branches, otherwise } if branches.is_empty() => out.append(self.block(otherwise)),
+                _ => {
+                    let f = self.stmt(s);
+                    out.push(f, s.span);
+                }
             }
         }
         out

@@ -37,6 +37,14 @@ impl Fault {
     fn is_illegal(&self) -> bool {
         self.0.is_none()
     }
+    /// An error without a place given `span`'s; a refusal as it is.
+    fn within(self, span: crate::diagnostics::Span) -> Fault {
+        match self.0.map(|h| *h) {
+            None => Fault(None),
+            Some(Halt::Error(m)) => Fault::at(m, span),
+            Some(h) => Fault(Some(Box::new(h))),
+        }
+    }
     fn halt(self) -> Halt {
         match self.0 {
             None => Halt::Illegal,

@@ -6,7 +6,8 @@ use super::*;
 impl RefEngine {
     pub(super) fn run(&mut self, stmts: &[Stmt], f: &mut Frame) -> Res<()> {
         for s in stmts {
-            self.stmt(s, f)?;
+            // An error is told at the innermost statement that met it.
+            self.stmt(s, f).map_err(|e| e.within(s.span))?;
         }
         Ok(())
     }

@@ -17,7 +17,7 @@ use super::{OneByOne, Sow, all_skipped, sow_by};
 use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Track};
 use crate::engine::program::expr::Opnd;
 use crate::engine::program::least_count_of;
-use crate::engine::program::{Fst, Program, run};
+use crate::engine::program::{Block, Fst, Program, run};
 use crate::engine::vm::{Fault, Frame, Res, SowTable, Vm, out_of_fuel};
 
 /// A relay, lowered: the site it goes on from (`last` if none), its
@@ -30,7 +30,7 @@ pub(super) struct Relay {
 
 /// A relay after its first lap: while its condition holds, the site it
 /// names lifted and sown, and the statements after each lap run.
-pub(super) fn relay_rest(p: &Program, vm: &mut Vm, sow: &Sow, r: &Relay, lap_end: &[Fst], max: i64) -> Res<()> {
+pub(super) fn relay_rest(p: &Program, vm: &mut Vm, sow: &Sow, r: &Relay, lap_end: &Block, max: i64) -> Res<()> {
     let mut laps = 1;
     loop {
         if r.cond.get(p, vm)? == 0 {
@@ -125,7 +125,7 @@ pub(super) fn fused(src: Opnd, amount: Option<Opnd>, relay: Relay, test: RelayTe
         };
         if !vm.banks.is_empty() {
             sow.lap(p, vm, s, n, true)?;
-            return relay_rest(p, vm, &sow, &relay, &[], max);
+            return relay_rest(p, vm, &sow, &relay, &Block::default(), max);
         }
         sow.relay_all(p, vm, &relay, test, (s, n), max)
     })
@@ -164,7 +164,7 @@ impl Sow {
             let (dynamic, except, except_at) = (&self.dynamic[..], None, usize::MAX);
             let by = OneByOne { t, track, tab, dynamic, except, except_at, first: true };
             self.one_by_one(p, vm, &by, pos, n, None)?;
-            return relay_rest(p, vm, self, r, &[], max);
+            return relay_rest(p, vm, self, r, &Block::default(), max);
         }
         let kept = &vm.kept[at].tab;
         if kept.live == 0 && track.cyclic {
