@@ -93,14 +93,17 @@ fn compare<T: PartialEq + std::fmt::Debug>(what: &str, new: &Result<T, Halt>, ol
 /// move of no one's and undoing give. Panics at the first difference.
 /// Returns the plies compared.
 pub fn agree(game: Arc<Game>, i: u64) -> u64 {
-    let (Ok(mut new), Ok(mut old)) = (Engine::with_seed(game.clone(), i), RefEngine::with_seed(game.clone(), i)) else {
+    let (mut new, mut old) = match (Engine::with_seed(game.clone(), i), RefEngine::with_seed(game.clone(), i)) {
+        (Ok(new), Ok(old)) => (new, old),
         // Set up in one and not the other: the setup itself differs.
-        let (a, b) = (Engine::with_seed(game.clone(), i).err(), RefEngine::with_seed(game, i).err());
-        assert!(
-            a.is_some() && b.is_some() || a.as_ref().is_some_and(aside) || b.as_ref().is_some_and(aside),
-            "the executors differ: setting up\n  compiled:  {a:?}\n  reference: {b:?}"
-        );
-        return 0;
+        (a, b) => {
+            let (a, b) = (a.err(), b.err());
+            assert!(
+                a.is_some() && b.is_some() || a.as_ref().is_some_and(aside) || b.as_ref().is_some_and(aside),
+                "the executors differ: setting up\n  compiled:  {a:?}\n  reference: {b:?}"
+            );
+            return 0;
+        }
     };
     let mut rng = ChaCha8Rng::seed_from_u64(i ^ 0xD1FF);
     let (mut a, mut b) = (Vec::new(), Vec::new());
