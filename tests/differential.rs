@@ -1307,3 +1307,76 @@ fn statement_errors_are_told_at_their_statement() {
     let mv = new.find_move("a1").unwrap().expect("a legal move");
     assert_eq!(new.apply(mv), Ok(()));
 }
+
+/// An error met outside the statements is told where it was met, alike in
+/// both executors (tests/engine/outside-errors.mancala, a variant for each
+/// part): a choice's `where` while the moves are listed or drawn (the
+/// second choice's, not the first's, when the second goes wrong), an
+/// `avoid` while the moves are listed, a phase change, an `end`'s
+/// condition or winner, a `round`'s condition after a move (which leaves
+/// the position as it was), and the score.
+#[test]
+fn errors_outside_statements_are_told_at_their_place() {
+    use mancala::engine::Halt;
+    let file = "tests/engine/outside-errors.mancala";
+    let cases = [
+        (
+            "choice",
+            "choose h in every pit of mover where count(h) > 0\n      and (not bad-choice or count(target) > index(h))",
+        ),
+        ("second", "choose k in 1..2 where count(target) > k"),
+        ("avoid", "bad-avoid and count(target) > 0"),
+        ("phase", "bad-phase and count(target) > 0"),
+        ("end", "bad-end and count(target) > 0"),
+        ("verdict", "owner(target)"),
+        ("round", "bad-round and count(target) > 0"),
+        ("score", "count(store(p)) + (if bad-score then count(target) else 0)"),
+    ];
+    // Nothing broken, the file plays alike in both.
+    agree(file, &[], &[], 10, 40);
+    for (variant, text) in cases {
+        let game = compile(file, &[variant], &[]);
+        let mut new = Engine::with_seed(game.clone(), 1).unwrap();
+        let mut old = RefEngine::with_seed(game.clone(), 1).unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        // The part that goes wrong, and what it says.
+        let halt: Halt = match variant {
+            "choice" | "avoid" => {
+                let mut r = ChaCha8Rng::seed_from_u64(1);
+                let drawn = new.sample_move(&mut r.clone());
+                assert_eq!(drawn, old.sample_move(&mut r), "{variant}: drawing");
+                let listed = new.legal_moves(&mut a);
+                assert_eq!(listed, old.legal_moves(&mut b), "{variant}: listing");
+                assert_eq!(drawn.err(), listed.clone().err(), "{variant}: drawn and listed");
+                listed.unwrap_err()
+            }
+            "score" => {
+                let scored = new.scores();
+                assert_eq!(scored, old.scores(), "{variant}");
+                scored.unwrap_err()
+            }
+            _ => {
+                new.legal_moves(&mut a).unwrap();
+                let mv = a[0];
+                let before = new.position().clone();
+                let made = new.apply(mv);
+                assert_eq!(made, old.apply(mv), "{variant}: making {mv:?}");
+                match made {
+                    Err(h) => {
+                        assert_eq!(new.position(), &before, "{variant}: the position after the error");
+                        h
+                    }
+                    // The second choice: the moves after the first.
+                    Ok(()) => {
+                        let listed = new.legal_moves(&mut a);
+                        assert_eq!(listed, old.legal_moves(&mut b), "{variant}: listing after {mv:?}");
+                        listed.unwrap_err()
+                    }
+                }
+            }
+        };
+        let Halt::At(message, span) = &halt else { panic!("{variant}: told without a place: {halt:?}") };
+        assert!(message.contains("there is none here"), "{variant}: {message}");
+        assert_eq!(game.sources.text(*span), text, "{variant}: told at");
+    }
+}

@@ -246,6 +246,7 @@ fn compile_items(path: &str, items: Vec<ast::Item>, mut sources: Sources, config
             rounds: vec![],
             territory: None,
             score: (0, Expr::Const(Value::Int(0))),
+            score_span: None,
             phases: vec![],
             layout: None,
             locals: 0,

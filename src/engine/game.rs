@@ -268,6 +268,9 @@ pub struct Param {
     pub slot: u8,
     pub domain: Domain,
     pub filter: Option<Expr>,
+    /// The `choose` in the rule file: where an error its domain or its
+    /// `where` meets is shown.
+    pub span: Span,
 }
 
 #[derive(Debug, Clone)]
@@ -294,12 +297,17 @@ pub struct EndDef {
     /// `winner P` (true) or `loser P` (false): who wins, not by the score.
     pub verdict: Option<(bool, Expr)>,
     pub body: Vec<Stmt>,
+    /// Where the condition is, and the verdict's player (the condition's
+    /// place when there is no verdict): an error either meets is shown there.
+    pub cond_span: Span,
+    pub verdict_span: Span,
 }
 
 #[derive(Debug, Clone)]
 pub struct PhaseDef {
     pub name: String,
-    pub transitions: Vec<(u8, Expr)>,
+    /// The phase to enter, the condition, and where the condition is.
+    pub transitions: Vec<(u8, Expr, Span)>,
 }
 
 #[derive(Debug, Clone)]
@@ -377,7 +385,8 @@ pub struct Game {
     /// Where `setup` is, for reporting a setup that fails.
     pub setup_span: Option<Span>,
     pub moves: Vec<MoveDef>,
-    pub avoids: Vec<(String, Expr)>,
+    /// Each `avoid`'s name, condition and where the condition is.
+    pub avoids: Vec<(String, Expr, Span)>,
     pub ends: Vec<EndDef>,
     /// Territory: the per-site state `owner` (its index) and the kind of
     /// site it is kept for; `owner(x)` and `every KIND of P` follow it.
@@ -389,6 +398,8 @@ pub struct Game {
     /// `when stuck: end { ... }`: run when the player to move has no move.
     pub stuck_body: Vec<Stmt>,
     pub score: (u8, Expr),
+    /// Where the score's expression is (none when the file declares none).
+    pub score_span: Option<Span>,
     pub phases: Vec<PhaseDef>,
     pub layout: Option<Layout>,
     /// Local variable slots a move needs at most.

@@ -2,7 +2,7 @@
 //! changes, `end`s. Scores and the outcome.
 
 use super::game::StuckAction;
-use super::program::{MoveProg, Program, run};
+use super::program::{MoveProg, Program, index_in, run};
 use super::vm::{Fault, Frame, NONE, Res, Vm};
 use super::{AFTER_DRAWS, Move, Outcome, SCORE_DRAWS, SETTLE_DRAWS, Verdict, movegen};
 
@@ -73,8 +73,10 @@ fn after_statements(p: &Program, vm: &mut Vm, mover: u8) -> Res<()> {
     } else if p.phase_changes
         && let Some(changes) = p.phases.get(vm.pos.turn.phase as usize)
     {
-        for (to, cond) in changes {
-            if cond.get(p, vm)? != 0 {
+        let ph = vm.pos.turn.phase as usize;
+        for (k, (to, cond)) in changes.iter().enumerate() {
+            // An error is shown at the condition that met it.
+            if cond.get(p, vm).map_err(|e| e.within(p.game.phases[ph].transitions[k].2))? != 0 {
                 vm.pos.turn.phase = *to;
                 break;
             }
@@ -95,7 +97,7 @@ fn after_statements(p: &Program, vm: &mut Vm, mover: u8) -> Res<()> {
 /// next, which the player they `start` begins (else the player to move).
 fn check_rounds(p: &Program, vm: &mut Vm) -> Res<()> {
     for r in &p.rounds {
-        if r.cond.get(p, vm)? != 0 {
+        if r.cond.get(p, vm).map_err(|e| end_error(p, false, r, e))? != 0 {
             vm.f.start = None;
             run(&r.body, p, vm)?;
             let t = &mut vm.pos.turn;
@@ -139,7 +141,7 @@ pub(crate) fn try_statements(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
 #[inline(always)]
 fn check_ends(p: &Program, vm: &mut Vm) -> Res<()> {
     for end in &p.ends {
-        if end.cond.get(p, vm)? != 0 {
+        if end.cond.get(p, vm).map_err(|e| end_error(p, true, end, e))? != 0 {
             return end_by(p, vm, end);
         }
     }
@@ -154,7 +156,10 @@ fn check_ends(p: &Program, vm: &mut Vm) -> Res<()> {
 fn end_by(p: &Program, vm: &mut Vm, end: &super::program::EndProg) -> Res<()> {
     let verdict = match &end.verdict {
         Some((winner, who)) => {
-            let who = who.player(p, vm)?;
+            let who = who.player(p, vm).map_err(|e| {
+                let k = index_in(&p.ends, end);
+                e.within(p.game.ends[k].verdict_span)
+            })?;
             if *winner { Verdict::Wins(who) } else { Verdict::Loses(who) }
         }
         None => Verdict::Score,
@@ -245,5 +250,19 @@ fn score_inner(p: &Program, vm: &mut Vm, pl: u8) -> Res<i64> {
     let watched = vm.bank_read;
     let r = p.score.get(p, vm);
     vm.bank_read = watched;
-    r
+    r.map_err(|e| match p.game.score_span {
+        Some(span) => e.within(span),
+        None => e,
+    })
+}
+
+/// An error met by the condition of `r`, an `end` (else a `round`), given
+/// the condition's place.
+#[cold]
+fn end_error(p: &Program, is_end: bool, r: &super::program::EndProg, e: Fault) -> Fault {
+    let span = match is_end {
+        true => p.game.ends[index_in(&p.ends, r)].cond_span,
+        false => p.game.rounds[index_in(&p.rounds, r)].cond_span,
+    };
+    e.within(span)
 }

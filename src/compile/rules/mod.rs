@@ -223,7 +223,7 @@ impl Compiler {
                 let slot = scope.bind(&c.var.name, domain.1);
                 let filter = c.filter.as_ref().and_then(|f| self.expect(f, Type::Bool, &mut scope));
                 if let Some(domain) = domain.0 {
-                    params.push(Param { name: c.var.name.clone(), slot, domain, filter });
+                    params.push(Param { name: c.var.name.clone(), slot, domain, filter, span: c.span });
                 }
             }
             if params.len() > 4 {
@@ -278,7 +278,7 @@ impl Compiler {
                 let cond = self.expect(cond, Type::Bool, &mut scope);
                 self.locals_used(scope.max, span);
                 if let (Some(t), Some(c), Some(ph)) = (target, cond, self.game.phases.get_mut(i)) {
-                    ph.transitions.push((t, c));
+                    ph.transitions.push((t, c, span));
                 }
             }
         }
@@ -320,7 +320,7 @@ impl Compiler {
                     match self.expect(&a.cond, Type::Bool, &mut scope) {
                         // Switched off by an option: nothing to check during play.
                         Some(GExpr::Const(Value::Bool(false))) | None => {}
-                        Some(c) => self.game.avoids.push((a.name.name.clone(), c)),
+                        Some(c) => self.game.avoids.push((a.name.name.clone(), c, a.cond.span)),
                     }
                     self.locals_used(scope.max, a.span);
                 }
@@ -340,7 +340,10 @@ impl Compiler {
                     // would read is not read.
                     if let Some(cond) = cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false)))) {
                         self.add_reads(reads);
-                        self.game.ends.push(EndDef { name: e.name.name.clone(), cond, verdict, body });
+                        let cond_span = e.cond.span;
+                        let verdict_span = e.verdict.as_ref().map_or(cond_span, |(_, p)| p.span);
+                        let name = e.name.name.clone();
+                        self.game.ends.push(EndDef { name, cond, verdict, body, cond_span, verdict_span });
                     }
                 }
                 Item::Round(e) => {
@@ -349,7 +352,9 @@ impl Compiler {
                     let body = self.stmts(&e.body, &mut scope);
                     self.locals_used(scope.max, e.span);
                     if let Some(cond) = cond.filter(|c| !matches!(c, GExpr::Const(Value::Bool(false)))) {
-                        self.game.rounds.push(EndDef { name: e.name.name.clone(), cond, verdict: None, body });
+                        let (name, cond_span) = (e.name.name.clone(), e.cond.span);
+                        let verdict_span = cond_span;
+                        self.game.rounds.push(EndDef { name, cond, verdict: None, body, cond_span, verdict_span });
                     }
                 }
                 Item::Stuck(s) => {
@@ -384,6 +389,7 @@ impl Compiler {
                     let slot = scope.bind(&s.var.name, Type::Player);
                     if let Some(v) = self.expect(&s.value, Type::Int, &mut scope) {
                         self.game.score = (slot, v);
+                        self.game.score_span = Some(s.value.span);
                     }
                     self.locals_used(scope.max, s.span);
                 }

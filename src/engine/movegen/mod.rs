@@ -15,7 +15,7 @@ use super::play::{apply_frame, bind_choices, try_statements};
 use super::program::expr::Opnd;
 use super::program::pin::Pinned;
 use super::program::sets::{set_item, set_len};
-use super::program::{Choice, ChoiceDomain, MoveProg, Program};
+use super::program::{Choice, ChoiceDomain, MoveProg, Program, index_in};
 use super::vm::{Fault, Frame, Res, Vm, check_choice_range};
 use super::{MAX_LISTED, Move, arrange};
 
@@ -110,7 +110,7 @@ pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> 
         vm.f = Frame::new(pl);
         let mut mv = Move { def: d as u16, args: [0; 4], order: 0 };
         r = match def.one_site {
-            true => one_site(p, vm, def, mv, sink),
+            true => one_site(p, vm, def, mv, sink).map_err(|e| choice_error(p, d, 0, e)),
             false => enumerate(p, vm, def, 0, &mut mv, sink),
         };
         if r.is_err() || sink.done() {
@@ -204,7 +204,7 @@ fn violates_avoid(p: &Program, vm: &mut Vm, mv: Move) -> Res<bool> {
             Ok(_) => {}
             Err(e) => {
                 vm.undo();
-                return Err(e);
+                return Err(e.within(p.game.avoids[index_in(&p.avoids, cond)].2));
             }
         }
     }
@@ -268,7 +268,7 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
     let me = vm.pos.turn.to_move;
     let mut listed = false;
     if p.avoids.is_empty() {
-        match draw_one_site(p, vm, rng, me)? {
+        match draw_one_site(p, vm, rng, me).map_err(|e| only_move_error(p, vm, e))? {
             OneSite::Drawn { def, site, k, n } => {
                 let mv = Move { def, args: [site as i32, 0, 0, 0], order: 0 };
                 if !p.moves[def as usize].needs_trial || trial_kept(p, vm, mv, me, true)? {
@@ -481,10 +481,36 @@ fn try_values(
     Ok(())
 }
 
+/// An error met by the `i`-th choice of declaration `d` (its domain, its
+/// `where`, or the choices and trials after it), given the choice's place
+/// unless a place inside it was given first.
+#[cold]
+pub(super) fn choice_error(p: &Program, d: usize, i: usize, e: Fault) -> Fault {
+    e.within(p.game.moves[d].params[i].span)
+}
+
+/// An error met while drawing the only move of the phase the game is in
+/// without listing (`draw_one_site`): the first choice's.
+#[cold]
+fn only_move_error(p: &Program, vm: &Vm, e: Fault) -> Fault {
+    match p.only_move.get(vm.pos.turn.phase as usize) {
+        Some(&Some(d)) => choice_error(p, d as usize, 0, e),
+        _ => e,
+    }
+}
+
 fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, sink: &mut Sink) -> Res<()> {
     if i == def.choices.len() {
         return leaf(p, vm, def, *mv, 1, sink);
     }
+    choose(p, vm, def, i, mv, sink).map_err(|e| choice_error(p, mv.def as usize, i, e))
+}
+
+/// The values of choice `i` (not the last one's leaf): each bound and
+/// tested, and the choices after it enumerated. Inlined: a call of its
+/// own at each choice would cost the loops of moves of many choices.
+#[inline(always)]
+fn choose(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, sink: &mut Sink) -> Res<()> {
     // Bind earlier choices again: evaluation of later domains may use them.
     bind_choices(def, i, mv, vm);
     let c = &def.choices[i];

@@ -46,14 +46,14 @@ fn each_expr(g: &mut Game, sows: bool, visit: &mut impl FnMut(&mut Expr)) {
         }
         block(&mut m.body, sows, visit);
     }
-    g.avoids.iter_mut().for_each(|(_, c)| visit(c));
+    g.avoids.iter_mut().for_each(|(_, c, _)| visit(c));
     for e in g.ends.iter_mut().chain(&mut g.rounds) {
         visit(&mut e.cond);
         e.verdict.iter_mut().for_each(|(_, x)| visit(x));
         block(&mut e.body, sows, visit);
     }
     block(&mut g.stuck_body, sows, visit);
-    g.phases.iter_mut().flat_map(|ph| &mut ph.transitions).for_each(|(_, c)| visit(c));
+    g.phases.iter_mut().flat_map(|ph| &mut ph.transitions).for_each(|(_, c, _)| visit(c));
     visit(&mut g.score.1);
     g.glyphs.iter_mut().for_each(|(_, c)| visit(c));
 }

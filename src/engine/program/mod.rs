@@ -61,8 +61,7 @@ impl Block {
     /// trial comes here too, and goes back as it was).
     #[inline(never)]
     fn placed(&self, e: Fault, s: &Fst) -> Fault {
-        let k = (s as *const Fst as usize - self.stmts.as_ptr() as usize) / std::mem::size_of::<Fst>();
-        e.within(self.spans[k])
+        e.within(self.spans[index_in(&self.stmts, s)])
     }
 
     /// The statements of `other` after these, each with its own place.
@@ -70,6 +69,13 @@ impl Block {
         self.stmts.extend(other.stmts);
         self.spans.extend(other.spans);
     }
+}
+
+/// The index of `x`, an element of `all`, found by its address: what an
+/// error met in a loop over `all` is placed by, out of the loop (which
+/// counts nothing for it).
+pub(crate) fn index_in<T>(all: &[T], x: &T) -> usize {
+    (x as *const T as usize - all.as_ptr() as usize) / std::mem::size_of::<T>().max(1)
 }
 
 /// Runs a block of statements. An error (not a refusal, which is no
@@ -565,7 +571,7 @@ impl Program {
                 nonempty: def.nonempty,
             });
         }
-        let avoids = g.avoids.iter().map(|(_, c)| l.opnd(c)).collect();
+        let avoids = g.avoids.iter().map(|(_, c, _)| l.opnd(c)).collect();
         let ends = g
             .ends
             .iter()
@@ -579,7 +585,7 @@ impl Program {
         let rounds =
             g.rounds.iter().map(|e| EndProg { cond: l.opnd(&e.cond), verdict: None, body: l.block(&e.body) }).collect();
         let phases: Vec<Vec<(u8, Opnd)>> =
-            g.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c)| (*to, l.opnd(c))).collect()).collect();
+            g.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c, _)| (*to, l.opnd(c))).collect()).collect();
         let phase_changes = phases.iter().any(|ph| !ph.is_empty());
         l.slots[g.score.0 as usize] = Type::Player;
         let score = l.opnd(&g.score.1);

@@ -329,10 +329,11 @@ impl RefEngine {
     fn ends(&mut self, f: &mut Frame) -> Res<()> {
         let g = self.game.clone();
         for e in &g.ends {
-            if self.eval(&e.cond, f)?.truthy() {
+            // An error the condition or the verdict meets is shown there.
+            if self.eval(&e.cond, f).map_err(|x| x.within(e.cond_span))?.truthy() {
                 let verdict = match &e.verdict {
-                    Some((true, who)) => Verdict::Wins(self.player_of(who, f)?),
-                    Some((false, who)) => Verdict::Loses(self.player_of(who, f)?),
+                    Some((true, who)) => Verdict::Wins(self.player_of(who, f).map_err(|x| x.within(e.verdict_span))?),
+                    Some((false, who)) => Verdict::Loses(self.player_of(who, f).map_err(|x| x.within(e.verdict_span))?),
                     None => Verdict::Score,
                 };
                 self.run(&e.body, f)?;
@@ -483,8 +484,8 @@ impl RefEngine {
         if let Some(p) = f.enter {
             self.pos.turn.phase = p;
         } else if let Some(ph) = g.phases.get(self.pos.turn.phase as usize) {
-            for (to, cond) in &ph.transitions {
-                if self.eval(cond, &f)?.truthy() {
+            for (to, cond, span) in &ph.transitions {
+                if self.eval(cond, &f).map_err(|x| x.within(*span))?.truthy() {
                     self.pos.turn.phase = *to;
                     break;
                 }
@@ -499,7 +500,7 @@ impl RefEngine {
         // they `start` begins (else the player to move).
         if !self.pos.turn.ended {
             for r in &g.rounds {
-                if self.eval(&r.cond, &f)?.truthy() {
+                if self.eval(&r.cond, &f).map_err(|x| x.within(r.cond_span))?.truthy() {
                     f.start = None;
                     self.run(&r.body, &mut f)?;
                     let t = &mut self.pos.turn;
@@ -605,7 +606,10 @@ impl RefEngine {
         let watched = self.bank_read;
         let r = self.eval(&g.score.1, &f).and_then(|v| v.int());
         self.bank_read = watched;
-        r
+        r.map_err(|x| match g.score_span {
+            Some(span) => x.within(span),
+            None => x,
+        })
     }
 }
 

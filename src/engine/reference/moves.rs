@@ -242,8 +242,8 @@ impl RefEngine {
         let f = self.apply_frame(mv)?;
         let g = self.game.clone();
         let mut bad = false;
-        for (_, cond) in &g.avoids {
-            match self.eval(cond, &f) {
+        for (_, cond, span) in &g.avoids {
+            match self.eval(cond, &f).map_err(|x| x.within(*span)) {
                 Ok(v) if v.truthy() => {
                     bad = true;
                     break;
@@ -412,6 +412,14 @@ impl RefEngine {
         if i == def.params.len() {
             return self.leaf(def, *mv, f, 1, sink);
         }
+        // An error met by the choice, or the choices and trials after it,
+        // is shown at the choice unless a place inside was given first.
+        self.choose(def, i, mv, f, sink).map_err(|x| x.within(def.params[i].span))
+    }
+
+    /// The values of choice `i`: each bound and tested, and the choices
+    /// after it enumerated.
+    fn choose(&mut self, def: &MoveDef, i: usize, mv: &mut Move, f: &Frame, sink: &mut Sink) -> Res<()> {
         let p = &def.params[i];
         // Bind earlier choices again: evaluation of later domains may use them.
         self.bind_params(def, i, mv);

@@ -672,7 +672,13 @@ impl Lower {
         let span = self.span(&p);
         let rule = p.as_rule();
         let kind = match rule {
-            Rule::paren => return self.expr(kids(p).next().unwrap()),
+            // The parentheses are part of what is written: an expression
+            // that ends with one is shown whole (`a + (b)`, not `a + (b`).
+            Rule::paren => {
+                let mut e = self.expr(kids(p).next().unwrap())?;
+                e.span = span;
+                return Ok(e);
+            }
             Rule::int => ExprKind::Int(self.int(&p)?),
             Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
             Rule::name => ExprKind::Name(self.ident(kids(p).next().unwrap())),
