@@ -485,7 +485,7 @@ fn try_values(
 /// `where`, or the choices and trials after it), given the choice's place
 /// unless a place inside it was given first.
 #[cold]
-pub(super) fn choice_error(p: &Program, d: usize, i: usize, e: Fault) -> Fault {
+fn choice_error(p: &Program, d: usize, i: usize, e: Fault) -> Fault {
     e.within(p.game.moves[d].params[i].span)
 }
 
