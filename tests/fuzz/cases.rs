@@ -181,10 +181,6 @@ pub struct Tally {
     pub compared: u64,
 }
 
-/// Checks the text; when it checks, sets the game up and plays a short
-/// random game with every move undone and made again, and counts the
-/// positions one ply deep, and two when there are few. Any panic or hang here is what the campaign
-/// is looking for; errors are the expected answer to bad rules.
 /// How long a case's game is played at most (then its perft is left out).
 /// A file whose moves take a million steps to list (the work budget's own
 /// tests, mutated) takes a debug build tens of milliseconds a listing:
@@ -192,6 +188,11 @@ pub struct Tally {
 /// call answers. A hang is one call that does not.
 const PLAY_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// Checks the text; when it checks, sets the game up and plays a short
+/// random game (200 plies, or [`PLAY_TIME`]) with every move undone and
+/// made again, and counts the positions one ply deep, and two when there
+/// are few. Any panic or hang here is what the campaign is looking for;
+/// errors are the expected answer to bad rules.
 pub fn run(text: &str, i: u64, tally: &mut Tally) {
     let game = match compile_source("fuzz.mancala", text, &Config::default()) {
         Ok(g) => g,
