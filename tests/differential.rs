@@ -517,6 +517,32 @@ fn wheres_guarded_by_their_first_terms() {
     assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
 }
 
+/// `where`s written by cases of conditions that read nothing of the choice
+/// (tests/engine/cases.mancala): the executor asks those once for all the
+/// values of a choice (sites, tracks, numbers, players; a phase's only
+/// move drawn without a list, and moves of two choices) and asks each
+/// value the `where` of their case; the reference executor asks the whole
+/// `where` at each value. With `risky`, a decision goes wrong at some
+/// positions; with `bold`, a term left before an `and` its decision makes
+/// false goes wrong; with `deep`, decisions nest past the most asked in
+/// turn: both executors must go wrong at the same plies with the same
+/// message.
+#[test]
+fn wheres_by_cases_of_closed_conditions() {
+    let file = "tests/engine/cases.mancala";
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 100, 300);
+        agree(file, &[], &[("k", k), ("risky", "true")], 60, 300);
+        agree(file, &[], &[("k", k), ("bold", "true")], 60, 300);
+        agree(file, &[], &[("k", k), ("deep", "true")], 60, 300);
+    }
+    fail_part_way(file, "risky", "none");
+    fail_part_way(file, "bold", "has no member");
+    // Each kind of move is made.
+    let made = moves_made(file, &[], 40);
+    assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
+}
+
 /// `where`s that name the only values that can pass (`y == opposite(x) or
 /// ...`; tests/engine/pins.mancala): the executor works the named values
 /// out once for all the values of a choice (sites, tracks, numbers,

@@ -54,7 +54,8 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
             && ((c.counted && !banks) || c.narrow.is_some())
     };
     let c = &def.choices[0];
-    if c.waiver.is_none() && own_loop(c) {
+    let fixed = c.waiver.is_none() && c.cases.is_none();
+    if fixed && own_loop(c) {
         return Ok(OneSite::List);
     }
     // Only a set known to be fixed (a declared one, or a player's sites of a
@@ -63,9 +64,9 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
         return Ok(OneSite::List);
     };
     vm.f = Frame::new(me);
-    let c = match &c.waiver {
-        None => c,
-        Some(_) => match c.now(p, vm) {
+    let c = match fixed {
+        true => c,
+        false => match c.now(p, vm) {
             c if own_loop(c) => return Ok(OneSite::List),
             c => c,
         },

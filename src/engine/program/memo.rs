@@ -201,21 +201,34 @@ impl Lower<'_> {
     /// `choosing and count(x) > 0`, `count(h) > 0 and not capture-exists(mover)`.
     /// `None` when there is no such term.
     pub(crate) fn guard(&mut self, e: &Expr) -> Option<(super::expr::Opnd, Option<super::expr::Opnd>)> {
+        let (closed, rest) = self.guarded_terms(e);
+        let guard = join(BinOp::And, &closed)?;
+        let rest = join(BinOp::And, &rest);
+        Some((self.filter(&guard), rest.map(|r| self.filter(&r))))
+    }
+
+    /// The `and` terms of a choice's `where` its guard asks (see
+    /// [`Lower::guard`]), and the others, each in order.
+    pub(super) fn guarded_terms<'e>(&self, e: &'e Expr) -> (Vec<&'e Expr>, Vec<&'e Expr>) {
         let mut conjuncts = Vec::new();
         terms(BinOp::And, e, &mut conjuncts);
         let (mut closed, mut rest) = (Vec::new(), Vec::new());
         let mut open_failing = false;
         for t in conjuncts {
-            if !open_failing && self.scan(t, &mut Vec::new()).closed() {
+            if !open_failing && self.is_closed(t) {
                 closed.push(t);
             } else {
                 open_failing |= !cannot_fail(t);
                 rest.push(t);
             }
         }
-        let guard = join(BinOp::And, &closed)?;
-        let rest = join(BinOp::And, &rest);
-        Some((self.filter(&guard), rest.map(|r| self.filter(&r))))
+        (closed, rest)
+    }
+
+    /// Whether `e` reads no local variable bound outside it, draws no
+    /// number and calls no hook (see the top of this file).
+    pub(super) fn is_closed(&self, e: &Expr) -> bool {
+        self.scan(e, &mut Vec::new()).closed()
     }
 
     /// A choice's `where` that begins with a least count of its site, in

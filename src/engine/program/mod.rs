@@ -10,6 +10,7 @@
 //! order, so every closure knows the type of what it reads (see
 //! [`crate::engine::vm::NONE`] for how values are held).
 
+mod cases;
 mod cse;
 pub(crate) mod expr;
 mod fold;
@@ -112,6 +113,9 @@ pub(crate) struct Choice {
     /// [`Choice::now`]). Only that choice's tests are read: its domain is
     /// this one's, lowered again, and its own waiver is none.
     pub waiver: Option<(Opnd, Box<Choice>)>,
+    /// The closed conditions the `where` branches on, and the choice in
+    /// each case of them (see `cases.rs` and [`Choice::now`]).
+    pub cases: Option<cases::Cases>,
     /// The closed `and` terms of the `where` that can be asked first, and
     /// the `where` without them (`None`: nothing is left): while the first
     /// fail, no value passes; while they hold, the rest decides (see
@@ -167,14 +171,20 @@ impl Choice {
     /// waiver that fails to evaluate waives nothing: the `where` then meets
     /// the same failure where it always did (or none, if no value is
     /// tested).
+    /// Then, if the `where` it has is lowered by cases, the choice of the
+    /// case the position is in (see `cases.rs`).
     #[inline(always)]
     pub(crate) fn now(&self, p: &Program, vm: &mut Vm) -> &Choice {
-        match &self.waiver {
+        let c = match &self.waiver {
             None => self,
             Some((w, waived)) => match w.get(p, vm) {
                 Ok(v) if v != 0 => waived,
                 _ => self,
             },
+        };
+        match &c.cases {
+            None => c,
+            Some(cases) => cases.pick(p, vm).unwrap_or(c),
         }
     }
 
@@ -338,14 +348,16 @@ impl Lower<'_> {
             // Asked of each value as it is, whole: no part of it worked
             // out once for all of them.
             let filter = Some(self.drawing(f, def, slots, None));
-            let (waiver, guard, lead, narrow, pin) = (None, None, None, None, None);
-            return Choice { slot: p.slot as usize, domain, filter, waiver, guard, lead, counted: false, narrow, pin };
+            let (waiver, cases, guard, lead, narrow, pin) = (None, None, None, None, None, None);
+            let counted = false;
+            return Choice { slot: p.slot as usize, domain, filter, waiver, cases, guard, lead, counted, narrow, pin };
         }
         let lowered = filter.map(|f| if memos { self.filter(f) } else { self.opnd(f) });
         let waiver = filter.filter(|_| memos).and_then(|f| self.waiver(f, nonempty)).map(|(w, rest)| {
             let waived = self.choice(p, rest.as_ref(), nonempty, memos, key);
             (w, Box::new(waived))
         });
+        let cases = filter.filter(|_| memos).and_then(|f| self.cases(p, f, nonempty, key));
         let guard = filter.filter(|_| memos).and_then(|f| self.guard(f));
         let lead = match (filter, ty) {
             (Some(f), Type::Site) => self.lead(f, p.slot, memos),
@@ -359,7 +371,7 @@ impl Lower<'_> {
             _ => None,
         };
         let pin = filter.filter(|_| memos).and_then(|f| self.pin(f, p.slot, &p.domain));
-        Choice { slot: p.slot as usize, domain, filter: lowered, waiver, guard, lead, counted, narrow, pin }
+        Choice { slot: p.slot as usize, domain, filter: lowered, waiver, cases, guard, lead, counted, narrow, pin }
     }
 
     /// A part of a move's listing that draws numbers (a `where`, a bound
@@ -413,10 +425,9 @@ impl MoveProg {
 impl Listed {
     fn new(moves: &[MoveProg], d: u16, np: usize) -> Option<Listed> {
         let def = &moves[d as usize];
-        let c = def
-            .choices
-            .first()
-            .filter(|c| def.one_site && !def.needs_trial && c.guard.is_none() && c.waiver.is_none())?;
+        let c = def.choices.first().filter(|c| {
+            def.one_site && !def.needs_trial && c.guard.is_none() && c.waiver.is_none() && c.cases.is_none()
+        })?;
         let least = def.least_count(c, c.filter.as_ref())?;
         let sets: Box<[u16]> = match &c.domain {
             ChoiceDomain::Set(SetOpnd::Fixed(id)) => vec![*id; np].into(),
@@ -509,6 +520,9 @@ pub(crate) struct Lower<'g> {
     /// Each family's members in an array by key, made once for a type of
     /// key (see `tables.rs`).
     pub members: Vec<Option<(Type, tables::Members)>>,
+    /// Whether the `where` being lowered is one case of another (see
+    /// `cases.rs`): not cased again.
+    pub casing: bool,
 }
 
 impl<'g> Lower<'g> {
@@ -525,6 +539,7 @@ impl<'g> Lower<'g> {
             keyed: vec![],
             tables,
             members: vec![None; g.families.len()],
+            casing: false,
         }
     }
 }

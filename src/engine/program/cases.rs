@@ -1,0 +1,288 @@
+//! A choice's `where` lowered for each case of the closed conditions it
+//! branches on first.
+//!
+//! Rules with a state of play write their `where`s by cases: Omweso's
+//! `(not paused and h is pit and count(h) > 1) or (paused and h ==
+//! pending)`, Bao's `(paused and h == pending) or (not paused and (if
+//! count(hand[mover]) > 0 then ... else ...))`, Katro's `(resume == none
+//! and ...) or hole == resume`. The conditions the cases turn on are
+//! *closed* (they read nothing of the choice, nor of any choice before it,
+//! and draw no number and call no hook: see `memo.rs`), so they have one
+//! value for every value of the choice. A *decision* is the closed
+//! condition a `where` asks before anything else (past the terms its guard
+//! asks, [`Lower::guard`]): its first term, or in the left of an `and` or
+//! `or`, under a `not`, in the condition of an `if`, and so on down. Each
+//! value would ask it first; it is asked once instead, and the `where` is
+//! lowered for each of its cases, the decision put as its value wherever
+//! the `where` asks it as a condition and the `and`s, `or`s, `not`s and
+//! `if`s it decides taken away; each case is split again by its own
+//! decision, if it has one, up to [`MOST_DECISIONS`] deep. Omweso's
+//! `where` becomes `h is pit and count(h) > 1` while play is not paused
+//! and `h == pending` while it is, which the loops over sites read as they
+//! read any `where` of that shape (a site's kind narrowed, a value pinned;
+//! see `narrow.rs`, `pin.rs`).
+//!
+//! While the moves are found, the decisions are asked in turn, once, and
+//! the `where` of the case they lead to is asked of each value
+//! ([`Cases::pick`]). It asks what the whole `where` would have asked, in
+//! the same order, but for the decisions, whose values are known: a value
+//! passes exactly when it would have, and an error comes where it came.
+//! Only what cannot change an answer is taken away: the other operand of
+//! an `and` with a false decision to its left, or of an `or` with a true
+//! one, and a decision that an `and` or an `or` asks after its other
+//! operand and that leaves that operand's truth the answer; a branch not
+//! taken. (`a and false` keeps `a`, which may fail.) A decision that fails
+//! to evaluate decides nothing: the whole `where` is then asked, and meets
+//! the same failure where it always did (or none, if no value is tested).
+//! Only a condition asked first is a decision, so none is worked out that
+//! every value tested would not have asked.
+
+use crate::engine::game::{BinOp, Expr, Type, Value};
+use crate::engine::vm::Vm;
+
+use super::expr::Opnd;
+use super::{Choice, Lower, Program};
+
+/// The most decisions asked one after another: sixteen cases at most.
+const MOST_DECISIONS: usize = 4;
+
+/// The choice by cases: a decision and the cases of its being false and
+/// true, or the choice as it is once the decisions asked so far are known.
+pub(crate) enum Cases {
+    Test(Opnd, Box<[Cases; 2]>),
+    Case(Box<Choice>),
+}
+
+impl Cases {
+    /// The choice of the case the position is in; `None` when a decision
+    /// fails to evaluate (the work it spent given back, as the guard's).
+    #[inline(never)]
+    pub(crate) fn pick(&self, p: &Program, vm: &mut Vm) -> Option<&Choice> {
+        let fuel = vm.fuel;
+        let mut node = self;
+        loop {
+            match node {
+                Cases::Case(c) => return Some(c),
+                Cases::Test(t, cases) => match t.get(p, vm) {
+                    Ok(v) => node = &cases[(v != 0) as usize],
+                    Err(_) => {
+                        vm.fuel = fuel;
+                        return None;
+                    }
+                },
+            }
+        }
+    }
+}
+
+impl Lower<'_> {
+    /// The choice `p` by the cases of the decisions of its `where`
+    /// `filter`; `None` when it has none. The cases' own `where`s are not
+    /// cased again.
+    pub(super) fn cases(
+        &mut self,
+        p: &crate::engine::game::Param,
+        filter: &Expr,
+        nonempty: Option<u8>,
+        key: (u16, &[u8]),
+    ) -> Option<Cases> {
+        if self.casing {
+            return None;
+        }
+        let decision = self.decision(filter)?;
+        self.casing = true;
+        let cases = self.case_split(p, filter, decision, nonempty, key, 1);
+        self.casing = false;
+        Some(cases)
+    }
+
+    /// The cases of `decision` in `e`, each split again by its own next
+    /// decision, `depth` decisions deep.
+    fn case_split(
+        &mut self,
+        p: &crate::engine::game::Param,
+        e: &Expr,
+        decision: Expr,
+        nonempty: Option<u8>,
+        key: (u16, &[u8]),
+        depth: usize,
+    ) -> Cases {
+        let test = self.filter(&decision);
+        let case = |l: &mut Self, holds: bool| {
+            let e = specialise(e, &decision, holds);
+            match l.decision(&e).filter(|_| depth < MOST_DECISIONS) {
+                Some(d) => l.case_split(p, &e, d, nonempty, key, depth + 1),
+                None => Cases::Case(Box::new(l.choice(p, Some(&e), nonempty, true, key))),
+            }
+        };
+        let (no, yes) = (case(self, false), case(self, true));
+        Cases::Test(test, Box::new([no, yes]))
+    }
+
+    /// The decision the `where` `e` asks first for every value (see the
+    /// top of this file): on the way its first term not asked by the
+    /// guard is worked out, the first closed condition met.
+    fn decision(&self, e: &Expr) -> Option<Expr> {
+        let (_, rest) = self.guarded_terms(e);
+        self.first_closed(rest.first()?).cloned()
+    }
+
+    /// The closed condition `e` asks before anything else, if any: `e`
+    /// itself, or in the left of an `and` or `or`, under a `not`, in the
+    /// condition of an `if`.
+    fn first_closed<'e>(&self, e: &'e Expr) -> Option<&'e Expr> {
+        match e {
+            Expr::Const(_) => None,
+            Expr::Not(x) => self.first_closed(x),
+            _ if self.ty(e) == Type::Bool && self.is_closed(e) => Some(e),
+            Expr::Bin(BinOp::And | BinOp::Or, a, _) => self.first_closed(a),
+            Expr::Cond(c, _, _) => self.first_closed(c),
+            _ => None,
+        }
+    }
+}
+
+/// `e` in the case that `decision` `holds` or not: the decision put as its
+/// value wherever `e` asks it as a condition, and what that decides taken
+/// away (see the top of this file).
+fn specialise(e: &Expr, decision: &Expr, holds: bool) -> Expr {
+    if e == decision {
+        return truth(holds);
+    }
+    let spec = |x: &Expr| specialise(x, decision, holds);
+    match e {
+        Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => {
+            let and = *op == BinOp::And;
+            match (known(&spec(a)), spec(b)) {
+                // `false and _`, `true or _`: the left decides.
+                (Ok(v), _) if v != and => truth(v),
+                // `true and b`, `false or b`: b decides.
+                (Ok(_), b) => b,
+                // `a and true`, `a or false`: a decides.
+                (Err(a), b) if known(&b) == Ok(and) => a,
+                // `a and false`, `a or true`: a is still asked (it may
+                // fail), and the answer is known.
+                (Err(a), b) => Expr::Bin(*op, Box::new(a), Box::new(b)),
+            }
+        }
+        Expr::Not(x) => match known(&spec(x)) {
+            Ok(v) => truth(!v),
+            Err(x) => Expr::Not(Box::new(x)),
+        },
+        Expr::Cond(c, a, b) => match known(&spec(c)) {
+            Ok(true) => spec(a),
+            Ok(false) => spec(b),
+            Err(c) => Expr::Cond(Box::new(c), Box::new(spec(a)), Box::new(spec(b))),
+        },
+        _ => e.clone(),
+    }
+}
+
+fn truth(v: bool) -> Expr {
+    Expr::Const(Value::Bool(v))
+}
+
+/// The value of `e` if it is a truth value put by [`specialise`], else `e`.
+fn known(e: &Expr) -> Result<bool, Expr> {
+    match e {
+        Expr::Const(Value::Bool(v)) => Ok(*v),
+        _ => Err(e.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::{Config, compile_file};
+    use std::sync::Arc;
+
+    /// A choice's cases as text: `case` for a case, `(no yes)` for a
+    /// decision's two; `-` for a choice not lowered by cases.
+    fn shape(c: &Choice) -> String {
+        fn of(c: &Cases) -> String {
+            match c {
+                Cases::Case(_) => "case".into(),
+                Cases::Test(_, cases) => format!("({} {})", of(&cases[0]), of(&cases[1])),
+            }
+        }
+        c.cases.as_ref().map_or("-".into(), of)
+    }
+
+    fn shapes(settings: &[(&str, &str)]) -> Vec<Vec<String>> {
+        let cfg = Config {
+            variants: vec![],
+            settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        };
+        let g = compile_file("tests/engine/cases.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+        let p = Program::new(Arc::new(g));
+        p.moves.iter().map(|m| m.choices.iter().map(shape).collect()).collect()
+    }
+
+    /// The decisions of tests/engine/cases.mancala's `where`s, as the
+    /// file's comments give them.
+    #[test]
+    fn the_decisions_are_the_closed_conditions_asked_first() {
+        assert_eq!(
+            shapes(&[]),
+            [
+                // `sow`: `paused`; while it fails, `sharp()` (while it
+                // holds, the pin `h == pending` is all).
+                vec!["((case case) case)"],
+                // `steer`: `paused` (while it fails, `count(h) > 0` comes
+                // before `sharp()`: no decision); the track's: `paused`.
+                vec!["(case case)", "(case case)"],
+                // `lift`: the pit's `where` is its guard's; the number's
+                // has no closed condition.
+                vec!["-", "-"],
+                // `rest`: `ply % 5 == 2`, past the guard `not paused`;
+                // while it fails, `ply % 5 == 4` is the case's guard, and
+                // while it holds, `p == mover` comes first.
+                vec!["(case case)"],
+            ]
+        );
+        // `deep`: the number's `where` turns on five, of which four are
+        // asked in turn (one case of each the next splits).
+        let deep = &shapes(&[("deep", "true")])[2][1];
+        assert_eq!(deep, "(case (case (case (case case))))");
+    }
+
+    /// The `where` `text` of a choice of a pit, as checked.
+    fn parse(text: &str) -> Expr {
+        let file = format!(
+            "game \"T\"\nplayers a, b\npit p[1..2] owner a\npit q[1..2] owner b\nstate s: condition\n\
+             move m \"{{h}}\" {{\n  choose h in every pit where {text}\n  take h to p[1]\n}}\nscore x: 0\n"
+        );
+        let cfg = Config { variants: vec![], settings: vec![] };
+        let g =
+            crate::compile::compile_source("t.mancala", &file, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+        g.moves[0].params[0].filter.clone().expect("a where")
+    }
+
+    /// What each case of a decision keeps: what can still fail or decide,
+    /// in its order.
+    #[test]
+    fn a_case_keeps_what_can_still_fail_or_decide() {
+        let s = parse("s");
+        let case = |text: &str, holds: bool| specialise(&parse(text), &s, holds);
+        let and_false = |a: &str| Expr::Bin(BinOp::And, Box::new(parse(a)), Box::new(truth(false)));
+        let or_true = |a: &str| Expr::Bin(BinOp::Or, Box::new(parse(a)), Box::new(truth(true)));
+        // A false decision at the left of an `and` decides it; at its
+        // right, the left is still asked (it may fail), and the answer is
+        // known.
+        assert_eq!(case("s and count(h) > 1", false), truth(false));
+        assert_eq!(case("count(h) > 1 and s", false), and_false("count(h) > 1"));
+        assert_eq!(case("count(h) > 1 and s", true), parse("count(h) > 1"));
+        assert_eq!(case("s or count(h) > 1", true), truth(true));
+        assert_eq!(case("s or count(h) > 1", false), parse("count(h) > 1"));
+        assert_eq!(case("count(h) > 1 or s", false), parse("count(h) > 1"));
+        assert_eq!(case("count(h) > 1 or s", true), or_true("count(h) > 1"));
+        assert_eq!(case("not s and count(h) > 1", false), parse("count(h) > 1"));
+        assert_eq!(case("if s then count(h) > 1 else h == p[1]", false), parse("h == p[1]"));
+        assert_eq!(case("if s then count(h) > 1 else h == p[1]", true), parse("count(h) > 1"));
+        // Both places a decision is asked as a condition.
+        assert_eq!(case("(s and h == p[1]) or (not s and count(h) > 0)", true), parse("h == p[1]"));
+        assert_eq!(case("(s and h == p[1]) or (not s and count(h) > 0)", false), parse("count(h) > 0"));
+        // Inside a number it is not asked as a condition: left as written.
+        assert_eq!(case("count(h) > (if s then 1 else 2) and s", true), parse("count(h) > (if s then 1 else 2)"));
+    }
+}
