@@ -563,6 +563,44 @@ score p: count(store(p))
         assert!(!drawn(true), "stale after settle");
     }
 
+    /// A move tried on a board of thousands of sites spends work for the
+    /// position its trial saves and gives back, in both executors: a
+    /// listing that tries millions of such candidates (a fuzz campaign
+    /// made one of 3,000 pits and three choices) stops at the budget in a
+    /// second or so, not after minutes of copying.
+    #[test]
+    fn a_trial_on_a_wide_board_spends_work_for_its_position() {
+        let text = r#"game "Wide"
+players south, north
+pit a[1..2000] owner south
+store A owner south
+pit b[1..2000] owner north
+store B owner north
+track loop cyclic: a[1..2000], A, b[1..2000], B
+setup {
+  put 1 in every pit
+}
+move sow "{h}" {
+  choose h in every pit of mover where count(h) > 0
+  sow h along loop relay while count(last) > 5 at most 5 laps
+}
+score p: count(store(p))
+"#;
+        let game = Arc::new(compile_source("wide", text, &Config::default()).unwrap_or_else(|f| panic!("{f:?}")));
+        let mut new = Engine::with_seed(game.clone(), 1).unwrap();
+        let mut old = reference::RefEngine::with_seed(game, 1).unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        new.legal_moves(&mut a).unwrap();
+        old.legal_moves(&mut b).unwrap();
+        assert_eq!(a, b);
+        // Each of south's 2,000 pits tried (a few steps each), and offered.
+        assert_eq!(a.len(), 2000);
+        let least = 2000 * vm::trial_work(new.position().counts.len());
+        assert!(least >= 2000 * 60, "{least}");
+        assert!(vm::FUEL - new.vm.fuel >= least, "compiled: {} spent", vm::FUEL - new.vm.fuel);
+        assert!(vm::FUEL - old.fuel_left() >= least, "reference: {} spent", vm::FUEL - old.fuel_left());
+    }
+
     /// A state variable set to the value it holds keeps the state's
     /// version (and so the sowing tables made for it); one set anew does not.
     #[test]

@@ -3,7 +3,7 @@
 
 use super::game::StuckAction;
 use super::program::{MoveProg, Program, index_in, run};
-use super::vm::{Fault, Frame, NONE, Res, Vm};
+use super::vm::{Fault, Frame, NONE, Res, Vm, trial_work};
 use super::{AFTER_DRAWS, Move, Outcome, SCORE_DRAWS, SETTLE_DRAWS, Verdict, movegen};
 
 /// Binds the first `upto` choices of a move to the values it chose.
@@ -115,7 +115,9 @@ fn check_rounds(p: &Program, vm: &mut Vm) -> Res<()> {
 /// legal: what follows a move (phase changes, `end`s, being stuck) decides
 /// nothing about it, so a trial stops there, and an `end` that asks who can
 /// move never finds itself asked again. On success the caller undoes it.
+/// The position it saves and gives back costs work too ([`trial_work`]).
 pub(crate) fn try_statements(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
+    vm.spend(trial_work(vm.pos.counts.len()))?;
     vm.push_undo();
     vm.f = Frame::new(vm.pos.turn.to_move);
     vm.f.order = mv.order;

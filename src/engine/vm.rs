@@ -127,6 +127,15 @@ impl Frame {
 /// Loop and sowing steps one call of the engine may take.
 pub(crate) const FUEL: u64 = 20_000_000;
 
+/// The steps a trial of a move takes besides its statements' own: one for
+/// every 64 counts (sites times colours) of the position it saves and
+/// gives back. A move tried on a board of thousands of sites copies its
+/// counts twice, so a listing that tries millions of candidates would
+/// otherwise run for minutes within the budget.
+pub(crate) fn trial_work(counts: usize) -> u64 {
+    (counts / 64) as u64
+}
+
 pub(crate) struct Vm {
     pub pos: Position,
     /// Colours of counters (1, or one per player), copied from the game.

@@ -343,6 +343,8 @@ impl RefEngine {
     /// `end`s, being stuck) decides nothing about it. What draws around it
     /// draws on as if it had not been made.
     pub(super) fn trial(&mut self, mv: Move, mover: PlayerId) -> Res<bool> {
+        // Saving and giving back the position is work too.
+        self.spend(crate::engine::vm::trial_work(self.pos.counts.len()))?;
         let saved = self.pos.turn.to_move;
         self.pos.turn.to_move = mover;
         self.push_undo();
@@ -572,13 +574,25 @@ impl RefEngine {
     }
 
     pub(super) fn tick(&mut self) -> Res<()> {
-        if self.fuel == 0 {
+        self.spend(1)
+    }
+
+    /// Takes `n` steps of work at once.
+    pub(super) fn spend(&mut self, n: u64) -> Res<()> {
+        if self.fuel < n {
+            self.fuel = 0;
             return Err(Fault::error(format!(
                 "the rules ran for more than {FUEL} steps in one call: a loop that never ends, or loops nested too deep"
             )));
         }
-        self.fuel -= 1;
+        self.fuel -= n;
         Ok(())
+    }
+
+    /// The steps of work left in this call.
+    #[cfg(test)]
+    pub(crate) fn fuel_left(&self) -> u64 {
+        self.fuel
     }
 
     pub(super) fn bind_params(&mut self, def: &MoveDef, upto: usize, mv: &Move) {
