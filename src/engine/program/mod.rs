@@ -305,8 +305,8 @@ pub(crate) struct Listed {
 
 impl Lower<'_> {
     /// A move's choice `p`, its `where` being `filter`; with the memos, the
-    /// choice it becomes while the closed terms its waiver asks hold (see
-    /// [`Choice::now`]). `key`: its declaration and the slots of the
+    /// choice it becomes while the closed terms its waiver asks hold, and
+    /// in each case of its decisions (see [`Choice::now`]). `key`: its declaration and the slots of the
     /// choices up to it, this one's last, for the parts that draw (its
     /// `where`, and its domain's from the slots before its own).
     fn choice(
