@@ -235,3 +235,53 @@ fn side_by_side(
     }
     plies
 }
+
+/// A move drawn where an `avoid` looks at what it leads to has been made
+/// once already, to see that; making it then takes what that made (the
+/// position, the turn, what the `end`s and rounds did) instead of making
+/// it again. It must be what making the move afresh makes, and its undo
+/// must give back the position before, in every game that avoids: Awari
+/// (a starving move), Gabata of Aksum (an end ruled by rounds and a phase
+/// of dividing), Pallanguli as Hanson plays it (rounds), Kalah with
+/// `leave-a-move` (another turn in the store).
+#[test]
+fn a_move_drawn_past_an_avoid_is_made_as_making_it_afresh_makes_it() {
+    let games = [
+        ("rules/awari.mancala", &[][..], &[][..]),
+        ("rules/gabata.mancala", &["aksum"][..], &[][..]),
+        ("rules/pallanguli.mancala", &["hanson"][..], &[][..]),
+        ("rules/kalah.mancala", &[][..], &[("leave-a-move", "true")][..]),
+    ];
+    for (rules, variants, settings) in games {
+        let cfg = mancala::compile::Config {
+            variants: variants.iter().map(|v| v.to_string()).collect(),
+            settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        };
+        let game = std::sync::Arc::new(mancala::compile::compile_file(rules, &cfg).unwrap());
+        let mut plies = 0;
+        for seed in 0..6 {
+            let mut drawn = Engine::with_seed(game.clone(), seed).unwrap();
+            let mut afresh = Engine::with_seed(game.clone(), seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut made = 0;
+            while let Some(mv) = drawn.sample_move(&mut rng).unwrap() {
+                drawn.apply(mv).unwrap();
+                afresh.apply(mv).unwrap();
+                made += 1;
+                let at = format!("{rules} {variants:?} seed {seed} ply {made}");
+                assert_eq!(drawn.position(), afresh.position(), "{at}");
+                assert_eq!(drawn.hash(), afresh.hash(), "{at}");
+                if made == 400 {
+                    break;
+                }
+            }
+            for _ in 0..made {
+                assert!(drawn.undo() && afresh.undo());
+                assert_eq!(drawn.position(), afresh.position(), "{rules} seed {seed}: undone");
+            }
+            assert!(drawn.position().turn.ply == 0 && !drawn.undo());
+            plies += made;
+        }
+        assert!(plies > 100, "{rules}: {plies} plies");
+    }
+}

@@ -21,8 +21,11 @@ pub(crate) fn bind_choices(def: &MoveProg, upto: usize, mv: &Move, vm: &mut Vm) 
 pub(crate) fn apply_frame(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
     let mover = vm.pos.turn.to_move;
     let r = if vm.take_tried(mv) {
-        vm.replay_tried();
-        after_statements(p, vm, mover)
+        // Kept whole (see `vm::Tried`): nothing is left to make.
+        match vm.replay_tried() {
+            true => Ok(()),
+            false => after_statements(p, vm, mover),
+        }
     } else {
         vm.push_undo();
         apply_inner(p, vm, mv).and_then(|()| after_statements(p, vm, mover))

@@ -578,6 +578,27 @@ mod tests {
         assert!(!vm.take_tried(mv));
     }
 
+    /// A move kept whole (drawn past an `avoid`) says so when made from,
+    /// and gives back the draws it had made; a trial's is not whole.
+    #[test]
+    fn a_move_kept_whole_says_nothing_is_left_to_make() {
+        let (mut vm, mv) = tried();
+        assert!(vm.take_tried(mv));
+        assert!(!vm.replay_tried(), "a trial's statements alone");
+        let mut vm = Vm::new(3, 1, 1, 2, 7);
+        vm.push_undo();
+        vm.pos.counts[0] = 5;
+        vm.pos.turn.ply += 1;
+        vm.draws = 9;
+        vm.keep_frame();
+        vm.draws = 12;
+        vm.keep_made_and_undo(mv, true);
+        assert_eq!((vm.pos.counts[0], vm.pos.turn.ply), (0, 0));
+        assert!(vm.take_tried(mv));
+        assert!(vm.replay_tried(), "made whole");
+        assert_eq!((vm.pos.counts[0], vm.pos.turn.ply, vm.draws), (5, 1, 9));
+    }
+
     #[test]
     fn a_kept_trial_is_not_made_from_after_anything_changed() {
         let (mut vm, mv) = tried();

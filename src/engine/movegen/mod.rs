@@ -176,7 +176,7 @@ pub(crate) fn legal_moves(p: &Program, vm: &mut Vm, out: &mut Vec<Move>) -> Res<
     let mut bad = std::mem::take(&mut vm.avoided);
     bad.clear();
     for &mv in out.iter() {
-        match violates_avoid(p, vm, mv) {
+        match violates_avoid(p, vm, mv, false) {
             Ok(b) => bad.push(b),
             Err(e) => {
                 vm.avoided = bad;
@@ -192,8 +192,16 @@ pub(crate) fn legal_moves(p: &Program, vm: &mut Vm, out: &mut Vec<Move>) -> Res<
     Ok(())
 }
 
-fn violates_avoid(p: &Program, vm: &mut Vm, mv: Move) -> Res<bool> {
+/// Whether an `avoid` names what making `mv` leads to (the position is
+/// restored). With `keep`, a move no `avoid` names is kept whole, for
+/// making it next (see [`crate::engine::vm::Tried`]): a move drawn is
+/// then made once, not twice.
+fn violates_avoid(p: &Program, vm: &mut Vm, mv: Move, keep: bool) -> Res<bool> {
     apply_frame(p, vm, mv)?;
+    // As the move left them: asking the `avoid`s may change them.
+    if keep {
+        vm.keep_frame();
+    }
     let mut bad = false;
     for cond in &p.avoids {
         match cond.get(p, vm) {
@@ -208,7 +216,11 @@ fn violates_avoid(p: &Program, vm: &mut Vm, mv: Move) -> Res<bool> {
             }
         }
     }
-    vm.undo();
+    if keep && !bad {
+        vm.keep_made_and_undo(mv, true);
+    } else {
+        vm.undo();
+    }
     Ok(bad)
 }
 
@@ -254,19 +266,13 @@ pub(crate) fn groups(p: &Program, vm: &mut Vm, out: &mut Vec<(Move, u128)>) -> R
 /// whose result an `avoid` must look at, is tried only when drawn (see
 /// [`super::draw`]).
 pub(crate) fn sample_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng) -> Res<Option<Move>> {
-    let mut c = std::mem::take(&mut vm.candidates);
-    let r = draw_legal(p, vm, rng, &mut c);
-    vm.candidates = c;
-    r
-}
-
-fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candidates) -> Res<Option<Move>> {
-    c.clear();
     if vm.pos.turn.ended {
         return Ok(None);
     }
     let me = vm.pos.turn.to_move;
-    let mut listed = false;
+    // Most draws end here, with one site drawn and no list: the reused
+    // lists of candidates are not taken out of the machine, nor emptied.
+    let mut refused = None;
     if p.avoids.is_empty() {
         match draw_one_site(p, vm, rng, me).map_err(|e| only_move_error(p, vm, e))? {
             OneSite::Drawn { def, site, k, n } => {
@@ -274,23 +280,42 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
                 if !p.moves[def as usize].needs_trial || trial_kept(p, vm, mv, me, true)? {
                     return Ok(Some(mv));
                 }
-                // Refused: the draws go on among the candidates it was drawn
-                // from (the first `n` sites picked, in a list's order), as if
-                // it had been drawn from their list. The trial only made and
-                // unmade a move: what was picked is as it was, and a
-                // `where` is not asked twice.
-                let picked = vm.picked[..n as usize].iter();
-                c.groups.extend(picked.map(|&s| (Move { def, args: [s as i32, 0, 0, 0], order: 0 }, 1)));
-                c.counted();
-                c.refuse(k as u128);
-                listed = true;
+                refused = Some((def, k, n));
             }
             // No candidate: what an empty list leads to.
             OneSite::None => return pass_or_none(p, vm, rng, me),
             OneSite::List => {}
         }
     }
-    if !listed {
+    let mut c = std::mem::take(&mut vm.candidates);
+    let r = draw_listed_or_refused(p, vm, rng, &mut c, refused);
+    vm.candidates = c;
+    r
+}
+
+/// [`sample_move`] past its draw of one site: among the candidates listed,
+/// or, if the site drawn (`refused`: its move's declaration, its number
+/// and how many were drawn from) was refused by its trial, among the
+/// others it was drawn from.
+fn draw_listed_or_refused(
+    p: &Program,
+    vm: &mut Vm,
+    rng: &mut impl rand::Rng,
+    c: &mut Candidates,
+    refused: Option<(u16, u32, u32)>,
+) -> Res<Option<Move>> {
+    c.clear();
+    let me = vm.pos.turn.to_move;
+    if let Some((def, k, n)) = refused {
+        // The draws go on among the candidates it was drawn from (the first
+        // `n` sites picked, in a list's order), as if it had been drawn from
+        // their list. The trial only made and unmade a move: what was
+        // picked is as it was, and a `where` is not asked twice.
+        let picked = vm.picked[..n as usize].iter();
+        c.groups.extend(picked.map(|&s| (Move { def, args: [s as i32, 0, 0, 0], order: 0 }, 1)));
+        c.counted();
+        c.refuse(k as u128);
+    } else {
         raw(p, vm, me, &mut Sink::Candidates(&mut c.groups))?;
         c.counted();
     }
@@ -307,7 +332,7 @@ fn draw_legal(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, c: &mut Candid
         }
         // `avoid`: a move whose result it names is drawn only if all are.
         c.refuse(number);
-        if !violates_avoid(p, vm, mv)? {
+        if !violates_avoid(p, vm, mv, true)? {
             return Ok(Some(mv));
         }
         c.avoided.push(mv);

@@ -44,7 +44,8 @@ fn seen_slot(print: u64) -> usize {
 /// instead of running the statements again (`play::apply_frame`). What the
 /// statements make depends on nothing else (the work budget only stops a
 /// move, and the tried one was not stopped; a hook answers by its arguments
-/// alone).
+/// alone). A move drawn that an `avoid` looked at was made whole, what
+/// follows its statements too (`whole`): making it takes all of that.
 /// The same position is known by the history alone, not by comparing
 /// positions: whatever changes the position counts in the history, moves
 /// and their undoing, and the statements `settle` runs in place
@@ -63,6 +64,11 @@ pub(crate) struct Tried {
     pub locals: Vec<i64>,
     pub sets: Vec<SetV>,
     pub bank_read: bool,
+    /// The draws made by then (see [`Vm::random`]).
+    pub draws: u64,
+    /// Made whole: what follows a move's statements (the turn, `end`s,
+    /// rounds) was made too.
+    pub whole: bool,
 }
 
 impl Vm {
@@ -105,10 +111,32 @@ impl Vm {
 
     /// Keeps what the statements of `mv`, just run by a trial from the
     /// position on the undo stack's top, made of it (see [`Tried`]),
-    /// and undoes the trial. The position made is moved into the keeping,
-    /// not copied: the undo writes the one before over the buffer it swaps
-    /// out.
+    /// and undoes the trial.
     pub(crate) fn keep_tried_and_undo(&mut self, mv: Move) {
+        self.keep_frame();
+        self.keep_made_and_undo(mv, false);
+    }
+
+    /// Keeps the frame, locals, sets and draws of the move just made or
+    /// tried, before anything else is asked of the position it made: the
+    /// first half of keeping it ([`keep_made_and_undo`](Self::keep_made_and_undo)
+    /// is the second).
+    pub(crate) fn keep_frame(&mut self) {
+        let t = &mut self.tried;
+        t.frame = Some(self.f);
+        // Field by field: the buffers kept from the last trial are reused.
+        t.locals.clone_from(&self.locals);
+        t.sets.clone_from(&self.sets);
+        t.bank_read = self.bank_read;
+        t.draws = self.draws;
+    }
+
+    /// Keeps the position `mv` made from the one on the undo stack's top
+    /// (made `whole` or by its statements alone), its frame kept already
+    /// ([`keep_frame`](Self::keep_frame)), and undoes it. The position made
+    /// is moved into the keeping, not copied: the undo writes the one
+    /// before over the buffer it swaps out.
+    pub(crate) fn keep_made_and_undo(&mut self, mv: Move, whole: bool) {
         let t = &mut self.tried;
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
         t.vars_changed = self.vars_version != self.undo_turns.last().expect("a trial pushes the position").1;
@@ -128,11 +156,7 @@ impl Vm {
             t.after.vars.clone_from(&self.pos.vars);
         }
         t.after.turn = self.pos.turn;
-        t.frame = Some(self.f);
-        // Field by field: the buffers kept from the last trial are reused.
-        t.locals.clone_from(&self.locals);
-        t.sets.clone_from(&self.sets);
-        t.bank_read = self.bank_read;
+        t.whole = whole;
         t.seed = self.seed;
         t.mv = Some(mv);
         self.undo();
@@ -162,8 +186,9 @@ impl Vm {
     /// Sets the position, frame and locals to those kept by the trial, the
     /// position before pushed on the undo stack. The kept position is
     /// swapped in, not copied (the keeping is good for one move, and
-    /// `take_tried` has forgotten it).
-    pub(crate) fn replay_tried(&mut self) {
+    /// `take_tried` has forgotten it). Whether the move was kept whole
+    /// (nothing of it is left to make).
+    pub(crate) fn replay_tried(&mut self) -> bool {
         self.push_undo();
         let t = &mut self.tried;
         std::mem::swap(&mut self.pos.counts, &mut t.after.counts);
@@ -176,12 +201,15 @@ impl Vm {
         self.locals.copy_from_slice(&t.locals);
         self.sets.copy_from_slice(&t.sets);
         self.bank_read |= t.bank_read;
+        self.draws = t.draws;
+        let whole = t.whole;
         if changed {
             self.vars_changed();
         }
         if sites_changed {
             self.new_sites_version();
         }
+        whole
     }
 
     /// To be called whenever a state variable may have changed: the state
