@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use common::*;
 use mancala::engine::game::SiteKind;
+use mancala::engine::reference::RefEngine;
 use mancala::engine::{Engine, Move};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -55,6 +56,23 @@ fn a_move_named_by_an_avoid_is_drawn_only_when_every_move_is() {
     assert_eq!(s.legal_names(), ["s1", "s2"]);
     let mut e = s.engine().clone();
     draws_are_the_legal_moves_evenly(&mut e, 3000, &mut rng, "kalah all avoided");
+    // Three moves, each stranding North: the draw sets each aside, the
+    // first drawn (one site, without a list) as the later ones (from the
+    // list), and takes one of the three; the reference executor, which
+    // lists them all, draws the same move from the same numbers.
+    set(&mut s, "clear s1=1 s2=1 s3=1 S=10 N=30 turn=south");
+    assert_eq!(s.legal_names(), ["s1", "s2", "s3"]);
+    let mut e = s.engine().clone();
+    let mut old = RefEngine::with_seed(e.game.clone(), 1).unwrap();
+    old.set_position(e.position().clone()).unwrap();
+    let mut seen = HashMap::new();
+    for seed in 0..300 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let drawn = e.sample_move(&mut rng.clone()).unwrap();
+        assert_eq!(drawn, old.sample_move(&mut rng).unwrap(), "seed {seed}");
+        *seen.entry(drawn).or_insert(0) += 1;
+    }
+    assert_eq!(seen.len(), 3, "{seen:?}");
 }
 
 #[test]

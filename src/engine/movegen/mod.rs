@@ -273,19 +273,20 @@ pub(crate) fn sample_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng) ->
     // Most draws end here, with one site drawn and no list: the reused
     // lists of candidates are not taken out of the machine, nor emptied.
     let mut refused = None;
-    if p.avoids.is_empty() {
-        match draw_one_site(p, vm, rng, me).map_err(|e| only_move_error(p, vm, e))? {
-            OneSite::Drawn { def, site, k, n } => {
-                let mv = Move { def, args: [site as i32, 0, 0, 0], order: 0 };
-                if !p.moves[def as usize].needs_trial || trial_kept(p, vm, mv, me, true)? {
-                    return Ok(Some(mv));
-                }
-                refused = Some((def, k, n));
+    match draw_one_site(p, vm, rng, me).map_err(|e| only_move_error(p, vm, e))? {
+        OneSite::Drawn { def, site, k, n } => {
+            let mv = Move { def, args: [site as i32, 0, 0, 0], order: 0 };
+            let legal = !p.moves[def as usize].needs_trial || trial_kept(p, vm, mv, me, true)?;
+            // A legal move an `avoid` names is set aside, as a list sets it.
+            let avoided = legal && !p.avoids.is_empty() && violates_avoid(p, vm, mv, true)?;
+            if legal && !avoided {
+                return Ok(Some(mv));
             }
-            // No candidate: what an empty list leads to.
-            OneSite::None => return pass_or_none(p, vm, rng, me),
-            OneSite::List => {}
+            refused = Some(Refused { def, k, n, avoided });
         }
+        // No candidate: what an empty list leads to.
+        OneSite::None => return pass_or_none(p, vm, rng, me),
+        OneSite::List => {}
     }
     let mut c = std::mem::take(&mut vm.candidates);
     let r = draw_listed_or_refused(p, vm, rng, &mut c, refused);
@@ -293,28 +294,40 @@ pub(crate) fn sample_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng) ->
     r
 }
 
+/// The site drawn by [`sample_move`] and not taken: its move's
+/// declaration, its number among the `n` candidates it was drawn from, and
+/// whether it is legal but named by an `avoid` (else its trial refused it).
+struct Refused {
+    def: u16,
+    k: u32,
+    n: u32,
+    avoided: bool,
+}
+
 /// [`sample_move`] past its draw of one site: among the candidates listed,
-/// or, if the site drawn (`refused`: its move's declaration, its number
-/// and how many were drawn from) was refused by its trial, among the
-/// others it was drawn from.
+/// or, if the site drawn was not taken, among the others it was drawn from.
 fn draw_listed_or_refused(
     p: &Program,
     vm: &mut Vm,
     rng: &mut impl rand::Rng,
     c: &mut Candidates,
-    refused: Option<(u16, u32, u32)>,
+    refused: Option<Refused>,
 ) -> Res<Option<Move>> {
     c.clear();
     let me = vm.pos.turn.to_move;
-    if let Some((def, k, n)) = refused {
+    if let Some(Refused { def, k, n, avoided }) = refused {
         // The draws go on among the candidates it was drawn from (the first
         // `n` sites picked, in a list's order), as if it had been drawn from
-        // their list. The trial only made and unmade a move: what was
-        // picked is as it was, and a `where` is not asked twice.
+        // their list. Its trial, or the `avoid`s, only made and unmade a
+        // move: what was picked is as it was, and a `where` is not asked
+        // twice.
         let picked = vm.picked[..n as usize].iter();
         c.groups.extend(picked.map(|&s| (Move { def, args: [s as i32, 0, 0, 0], order: 0 }, 1)));
         c.counted();
         c.refuse(k as u128);
+        if avoided {
+            c.avoided.push(Move { def, args: [vm.picked[k as usize] as i32, 0, 0, 0], order: 0 });
+        }
     } else {
         raw(p, vm, me, &mut Sink::Candidates(&mut c.groups))?;
         c.counted();
