@@ -599,6 +599,37 @@ mod tests {
         assert_eq!((vm.pos.counts[0], vm.pos.turn.ply, vm.draws), (5, 1, 9));
     }
 
+    /// A trial that changed a value of one value but no per-site one keeps
+    /// that value alone, and making the move from it puts it in place
+    /// beside the per-site values, which stay; one that changed a per-site
+    /// value keeps them all.
+    #[test]
+    fn a_kept_trial_keeps_the_values_that_changed() {
+        let mv = Move { def: 0, args: [0; 4], order: 0 };
+        for per_site in [false, true] {
+            let mut vm = Vm::new(3, 1, 4, 2, 7);
+            vm.site_vars = 3;
+            vm.pos.vars[1] = Value::Bool(true);
+            vm.push_undo();
+            vm.pos.vars[3] = Value::Int(4);
+            vm.vars_changed();
+            if per_site {
+                vm.pos.vars[2] = Value::Player(1);
+                vm.site_vars_changed();
+            }
+            vm.keep_tried_and_undo(mv);
+            let before = [Value::None, Value::Bool(true), Value::None, Value::None];
+            assert_eq!(vm.pos.vars, before);
+            assert_eq!(vm.tried.after.vars.len(), if per_site { 4 } else { 1 });
+            assert!(vm.take_tried(mv));
+            vm.replay_tried();
+            let site = if per_site { Value::Player(1) } else { Value::None };
+            assert_eq!(vm.pos.vars, [Value::None, Value::Bool(true), site, Value::Int(4)]);
+            assert!(vm.undo());
+            assert_eq!(vm.pos.vars, before);
+        }
+    }
+
     #[test]
     fn a_kept_trial_is_not_made_from_after_anything_changed() {
         let (mut vm, mv) = tried();

@@ -152,8 +152,10 @@ impl Vm {
             std::mem::swap(&mut t.after.vars, &mut self.pos.vars);
         } else if t.vars_changed {
             // Only values of one value changed: the undo copies those
-            // back, not the per-site ones, so they stay in place.
-            t.after.vars.clone_from(&self.pos.vars);
+            // back, not the per-site ones, so they stay in place; they
+            // alone are kept (the per-site ones may be thousands).
+            t.after.vars.clear();
+            t.after.vars.extend_from_slice(&self.pos.vars[self.site_vars..]);
         }
         t.after.turn = self.pos.turn;
         t.whole = whole;
@@ -193,8 +195,11 @@ impl Vm {
         let t = &mut self.tried;
         std::mem::swap(&mut self.pos.counts, &mut t.after.counts);
         let (changed, sites_changed) = (t.vars_changed, t.sites_changed);
-        if changed {
+        if changed && (self.site_vars == 0 || sites_changed) {
             std::mem::swap(&mut self.pos.vars, &mut t.after.vars);
+        } else if changed {
+            // The values of one value alone were kept.
+            self.pos.vars[self.site_vars..].copy_from_slice(&t.after.vars);
         }
         self.pos.turn = t.after.turn;
         self.f = t.frame.expect("kept with the move");
