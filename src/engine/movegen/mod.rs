@@ -282,7 +282,7 @@ pub(crate) fn sample_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng) ->
             if legal && !avoided {
                 return Ok(Some(mv));
             }
-            refused = Some(Refused { def, k, n, avoided });
+            refused = Some(Refused { mv, k, n, avoided });
         }
         // No candidate: what an empty list leads to.
         OneSite::None => return pass_or_none(p, vm, rng, me),
@@ -294,11 +294,11 @@ pub(crate) fn sample_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng) ->
     r
 }
 
-/// The site drawn by [`sample_move`] and not taken: its move's
-/// declaration, its number among the `n` candidates it was drawn from, and
-/// whether it is legal but named by an `avoid` (else its trial refused it).
+/// The site drawn by [`sample_move`] and not taken: its move, its number
+/// among the `n` candidates it was drawn from, and whether it is legal but
+/// named by an `avoid` (else its trial refused it).
 struct Refused {
-    def: u16,
+    mv: Move,
     k: u32,
     n: u32,
     avoided: bool,
@@ -315,18 +315,18 @@ fn draw_listed_or_refused(
 ) -> Res<Option<Move>> {
     c.clear();
     let me = vm.pos.turn.to_move;
-    if let Some(Refused { def, k, n, avoided }) = refused {
+    if let Some(Refused { mv, k, n, avoided }) = refused {
         // The draws go on among the candidates it was drawn from (the first
         // `n` sites picked, in a list's order), as if it had been drawn from
         // their list. Its trial, or the `avoid`s, only made and unmade a
         // move: what was picked is as it was, and a `where` is not asked
         // twice.
         let picked = vm.picked[..n as usize].iter();
-        c.groups.extend(picked.map(|&s| (Move { def, args: [s as i32, 0, 0, 0], order: 0 }, 1)));
+        c.groups.extend(picked.map(|&s| (Move { args: [s as i32, 0, 0, 0], ..mv }, 1)));
         c.counted();
         c.refuse(k as u128);
         if avoided {
-            c.avoided.push(Move { def, args: [vm.picked[k as usize] as i32, 0, 0, 0], order: 0 });
+            c.avoided.push(mv);
         }
     } else {
         raw(p, vm, me, &mut Sink::Candidates(&mut c.groups))?;
