@@ -23,6 +23,7 @@ pub(crate) mod shapes;
 mod sow;
 pub(crate) mod state;
 pub(crate) mod stmt;
+mod sums;
 mod tables;
 
 use std::sync::{Arc, OnceLock};

@@ -4,7 +4,8 @@
 
 use super::expr::{Opnd, SetOpnd, too_large};
 use super::narrow::Narrowed;
-use super::shapes::{Cond, Ev, Finish, Sites, WINDOW, compared, count_test, swapped, window_sum};
+use super::shapes::{Cond, Ev, Finish, compared, count_test, swapped};
+use super::sums::{Sites, WINDOW, window_sum};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
 use crate::engine::game::{BinOp, Domain, Expr, SiteId, Type, Value};

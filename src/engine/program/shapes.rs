@@ -19,11 +19,11 @@
 //! shape in the chain's own closure ([`Around`]).
 
 use super::expr::{Leaf, Opnd, last, related};
-use super::sets::read_set;
 use super::state::StateRead;
+use super::sums::Sites;
 use super::{Fx, Lower, Program};
 use crate::engine::game::{BinOp, Expr, SiteId, Type};
-use crate::engine::vm::{NONE, Res, SetV, Vm, none_here};
+use crate::engine::vm::{NONE, Res, Vm, none_here};
 
 /// A value of a known shape.
 pub(crate) trait Ev: Send + Sync + 'static {
@@ -143,67 +143,6 @@ impl<S: Index> Ev for CountAt<S> {
     }
 }
 
-/// Sites summed as a window of this many counts.
-pub(crate) const WINDOW: usize = 8;
-
-/// The sites of a fixed set: the number of the set (for the banks), and
-/// its sites. A run of at most [`WINDOW`] consecutive sites is summed as a
-/// window of that many counts, those outside the run masked off: no loop
-/// and one bounds check (a loop over six counts, a dependent chain, was
-/// most of the time of the commonest end condition, `any(p in players:
-/// count(every pit of p) == 0)`). A longer run is summed as
-/// one slice; other sites one by one.
-pub(crate) enum Sites {
-    Window(u16, usize, [i32; WINDOW]),
-    Run(u16, usize, usize),
-    List(u16, Box<[SiteId]>),
-}
-
-impl Sites {
-    /// `counts`: how many counts the board has (its sites, in a game of
-    /// one colour).
-    pub(crate) fn new(id: u16, sites: &[SiteId], counts: usize) -> Sites {
-        match sites.first() {
-            Some(&a) if sites.iter().enumerate().all(|(i, &s)| s as usize == a as usize + i) => {
-                let (a, b) = (a as usize, a as usize + sites.len());
-                if b - a <= WINDOW && counts >= WINDOW {
-                    let w = a.min(counts - WINDOW);
-                    let mask = std::array::from_fn(|i| if (a..b).contains(&(w + i)) { -1 } else { 0 });
-                    return Sites::Window(id, w, mask);
-                }
-                Sites::Run(id, a, b)
-            }
-            _ => Sites::List(id, sites.into()),
-        }
-    }
-
-    /// How many counters the sites hold, in a game of one colour.
-    #[inline(always)]
-    pub(crate) fn count(&self, p: &Program, vm: &mut Vm) -> i64 {
-        let id = match self {
-            Sites::Window(id, ..) | Sites::Run(id, ..) | Sites::List(id, _) => *id,
-        };
-        if !vm.banks.is_empty() {
-            read_set(p, vm, SetV::Fixed(id));
-        }
-        let counts = &vm.pos.counts;
-        match self {
-            Sites::Window(_, w, mask) => window_sum(counts, *w, mask),
-            // In 32 bits, as the counts are (no game holds 2^31 counters:
-            // `put` keeps them to MAX_COUNT), which vectorises.
-            Sites::Run(_, a, b) => counts[*a..*b].iter().sum::<i32>() as i64,
-            Sites::List(_, sites) => sites.iter().map(|&s| counts[s as usize] as i64).sum(),
-        }
-    }
-}
-
-/// The counts of the window of [`WINDOW`] counts from `w` that `mask` keeps.
-#[inline(always)]
-pub(crate) fn window_sum(counts: &[i32], w: usize, mask: &[i32; WINDOW]) -> i64 {
-    let window: &[i32; WINDOW] = counts[w..w + WINDOW].try_into().expect("a window");
-    window.iter().zip(mask).map(|(c, m)| c & m).sum::<i32>() as i64
-}
-
 /// `count(every KIND of p)`, in a game of one colour: each player's sites
 /// of the kind.
 pub(crate) struct CountOf<P>(Box<[Sites]>, P);
@@ -212,6 +151,15 @@ impl<P: Index> Ev for CountOf<P> {
     fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
         let pl = self.1.index(p, vm, "a player")?;
         Ok(self.0[pl].count(p, vm))
+    }
+}
+
+/// `count(SET)` of a fixed set, in a game of one colour.
+pub(crate) struct CountSet(Sites);
+impl Ev for CountSet {
+    #[inline(always)]
+    fn ev(&self, p: &Program, vm: &mut Vm) -> Res<i64> {
+        Ok(self.0.count(p, vm))
     }
 }
 
@@ -536,6 +484,7 @@ fn left<T: Then>(a: Opnd, board: &Board, t: T) -> T::Out {
                 _ => t.then(CountOf(each, Mover)),
             }
         }
+        Opnd::CountFixed(id) if one_colour => t.then(CountSet(Sites::new(id, &board.sets[id as usize], board.sites))),
         Opnd::Owner(Leaf::Local(s)) => t.then(OwnerAt(Local(s))),
         Opnd::Owner(Leaf::Last) => t.then(OwnerAt(Last)),
         Opnd::SiteState(r, Leaf::Local(s)) => t.then(StateAt(r, Local(s))),
