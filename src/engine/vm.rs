@@ -145,25 +145,27 @@ pub(crate) struct Vm {
     pub sets: Vec<SetV>,
     pub f: Frame,
     undo_counts: Vec<i32>,
-    /// The state variables of the saved positions. Where `site_vars` is 0,
-    /// copies of all of them, one after the other, each as long as
-    /// `pos.vars`. Else copies of the per-site values alone (the first
-    /// `site_vars`), which saved positions share where they hold the same
-    /// values (see `copy_versions`): per-site state is the most of a
-    /// position to copy, and most moves leave it as it is.
-    undo_vars: Vec<Value>,
     /// Each saved position's turn, and the version of the state variables
     /// (see [`vars_changed`](Self::vars_changed)) when it was saved: one
     /// stack, one push a move.
     undo_turns: Vec<(Turn, u64)>,
-    /// Where `site_vars` is not 0: which copy of `undo_vars` holds each
-    /// saved position's per-site values; the version of those values each
-    /// copy holds ([`site_vars_changed`](Self::site_vars_changed)); and
-    /// each saved position's values of one value (the last of `pos.vars`),
-    /// copied at every push (most moves change them: counters in hand,
-    /// where to resume).
-    undo_copies: Vec<u32>,
+    /// Where `site_vars` is not 0: where each saved position's values are,
+    /// the offset of its copy of the values of one value in `undo_scalars`
+    /// and the number of its copy of the per-site ones.
+    undo_at: Vec<(u32, u32)>,
+    /// Copies of the state's per-site values (the first `site_vars`), each
+    /// `site_vars` long, and the version of the values each holds
+    /// ([`site_vars_changed`](Self::site_vars_changed)): saved positions
+    /// share a copy where they hold the same values (per-site state is the
+    /// most of a position to copy, and most moves leave it as it is).
+    undo_vars: Vec<Value>,
     copy_versions: Vec<u64>,
+    /// Copies of the values of one value (the rest of `pos.vars`, all of
+    /// it in a game without per-site state). With per-site state, shared
+    /// the same way by the positions saved one after the other with the
+    /// same version (a flag set once a game is not copied at every move);
+    /// without, one a position (those games change theirs at most moves:
+    /// counters in hand, where to resume).
     undo_scalars: Vec<Value>,
     /// How many of the state's values (the first) are of per-site state,
     /// saved in copies the saved positions share; 0 in a game without it,
@@ -310,7 +312,7 @@ impl Clone for Vm {
             undo_counts: self.undo_counts.clone(),
             undo_vars: self.undo_vars.clone(),
             undo_turns: self.undo_turns.clone(),
-            undo_copies: self.undo_copies.clone(),
+            undo_at: self.undo_at.clone(),
             copy_versions: self.copy_versions.clone(),
             undo_scalars: self.undo_scalars.clone(),
             site_vars: self.site_vars,
@@ -356,9 +358,9 @@ impl Vm {
             undo_counts: Vec::with_capacity(n * 256),
             undo_vars: Vec::with_capacity(state_slots * 256),
             undo_turns: Vec::with_capacity(256),
-            undo_copies: Vec::with_capacity(256),
+            undo_at: Vec::with_capacity(256),
             copy_versions: Vec::with_capacity(256),
-            undo_scalars: Vec::new(),
+            undo_scalars: Vec::with_capacity(state_slots * 256),
             site_vars: 0,
             vars_version: 0,
             sites_version: 0,
@@ -597,6 +599,61 @@ mod tests {
         assert!(vm.take_tried(mv));
         assert!(vm.replay_tried(), "made whole");
         assert_eq!((vm.pos.counts[0], vm.pos.turn.ply, vm.draws), (5, 1, 9));
+    }
+
+    /// Positions saved one after the other with the same values of one
+    /// value share their copy (a copy a change) in games with per-site
+    /// state; without, each has its own. Each undo gives back the values
+    /// its position had, and looking at the position before the move
+    /// (`before`) swaps a shared copy without changing the one below.
+    #[test]
+    fn saved_positions_share_the_copies_of_values_they_did_not_change() {
+        let v = |x: [i64; 4]| x.map(|i| if i < 0 { Value::None } else { Value::Int(i) });
+        for site_vars in [0, 2] {
+            let mut vm = Vm::new(3, 1, 4, 2, 7);
+            vm.site_vars = site_vars;
+            let mut seen = vec![vm.pos.vars.clone()];
+            // Ply 1 changes a value, 2 nothing, 3 another value, 4 a per-site one.
+            for (slot, value) in [(Some(2), 1), (None, 0), (Some(3), 5), (Some(0), 8)] {
+                vm.push_undo();
+                if let Some(slot) = slot {
+                    vm.pos.vars[slot] = Value::Int(value);
+                    if slot < site_vars { vm.site_vars_changed() } else { vm.vars_changed() }
+                }
+                seen.push(vm.pos.vars.clone());
+            }
+            let m = 4 - site_vars;
+            // Where each position's values of one value are.
+            let at: Vec<usize> = match site_vars {
+                0 => (0..4).map(|k| k * m).collect(),
+                _ => vm.undo_at.iter().map(|a| a.0 as usize).collect(),
+            };
+            assert_ne!(at[1], at[0], "ply 1 changed a value: ply 2 copies anew");
+            if site_vars > 0 {
+                assert_eq!(at[2], at[1], "ply 2 changed nothing: ply 3 shares its copy");
+                assert_eq!(vm.undo_scalars.len(), 3 * m, "four positions, three copies");
+            } else {
+                assert_eq!(vm.undo_scalars.len(), 4 * m, "without per-site state, a copy a position");
+            }
+            assert_eq!(seen[4], v([8, -1, 1, 5]));
+            // Before ply 4 and back; before ply 3, whose copy ply 2 shares.
+            assert!(vm.swap_with_saved());
+            assert_eq!(vm.pos.vars, seen[3]);
+            assert!(vm.swap_with_saved());
+            assert_eq!(vm.pos.vars, seen[4]);
+            assert!(vm.undo());
+            assert!(vm.swap_with_saved());
+            assert_eq!(vm.pos.vars, seen[2]);
+            // What is read meanwhile (`repetitions`) finds ply 2's values in its copy.
+            assert_eq!(vm.undo_scalars[at[1]..at[1] + m], seen[1][site_vars..], "the copy below kept");
+            assert!(vm.swap_with_saved());
+            assert_eq!(vm.pos.vars, seen[3]);
+            for k in (0..3).rev() {
+                assert!(vm.undo());
+                assert_eq!(vm.pos.vars, seen[k], "undone to before ply {}", k + 1);
+            }
+            assert!(vm.undo_scalars.is_empty() && vm.undo_vars.is_empty(), "every copy dropped");
+        }
     }
 
     /// A trial that changed a value of one value but no per-site one keeps

@@ -81,32 +81,50 @@ impl Vm {
             if self.site_vars > 0 {
                 self.save_vars();
             } else {
-                self.undo_vars.extend_from_slice(&self.pos.vars);
+                // All of it at every push: the games without per-site state
+                // change theirs at most moves (asking whether to share a
+                // copy cost them more than it saved).
+                self.undo_scalars.extend_from_slice(&self.pos.vars);
             }
         }
         self.undo_turns.push((self.pos.turn, self.vars_version));
         self.vars_claimed = true;
     }
 
-    /// Saves the state's values for a position pushed now: the per-site
-    /// ones in the copy saved last if they are its values (the same
-    /// version), else in a new one; those of one value each time. Not
-    /// inlined: the push of games without per-site state stays as small as
-    /// it was (it is inlined where moves are made and tried).
-    #[inline(never)]
+    /// Saves the state's values for a position pushed now, in a game with
+    /// per-site state: in the copies saved last if they hold its values
+    /// (the same version), else in new ones; and where they are.
+    #[inline(always)]
     fn save_vars(&mut self) {
         let ps = self.site_vars;
         // The copy saved last is the one of the position on top.
         if self.copy_versions.last() != Some(&self.sites_version) {
-            self.undo_vars.extend_from_slice(&self.pos.vars[..ps]);
-            self.copy_versions.push(self.sites_version);
+            self.copy_sites();
         }
-        self.undo_copies.push((self.copy_versions.len() - 1) as u32);
+        let sites = (self.copy_versions.len() - 1) as u32;
         self.sites_claimed = true;
-        // One by one: there are few (a slice would be copied by a call).
-        for &x in &self.pos.vars[ps..] {
-            self.undo_scalars.push(x);
+        let mut scalars = 0;
+        if ps < self.pos.vars.len() {
+            scalars = match (self.undo_turns.last(), self.undo_at.last()) {
+                (Some(t), Some(at)) if t.1 == self.vars_version => at.0,
+                _ => self.copy_scalars(),
+            };
         }
+        self.undo_at.push((scalars, sites));
+    }
+
+    #[inline(never)]
+    fn copy_sites(&mut self) {
+        self.undo_vars.extend_from_slice(&self.pos.vars[..self.site_vars]);
+        self.copy_versions.push(self.sites_version);
+    }
+
+    /// A new copy of the values of one value: its offset.
+    #[inline(always)]
+    fn copy_scalars(&mut self) -> u32 {
+        let at = self.undo_scalars.len() as u32;
+        self.undo_scalars.extend_from_slice(&self.pos.vars[self.site_vars..]);
+        at
     }
 
     /// Keeps what the statements of `mv`, just run by a trial from the
@@ -273,9 +291,9 @@ impl Vm {
         if self.site_vars > 0 {
             self.restore_vars(version);
         } else if v > 0 {
-            let at = self.undo_vars.len() - v;
-            self.pos.vars.copy_from_slice(&self.undo_vars[at..]);
-            self.undo_vars.truncate(at);
+            let at = self.undo_scalars.len() - v;
+            self.pos.vars.copy_from_slice(&self.undo_scalars[at..]);
+            self.undo_scalars.truncate(at);
         }
         self.vars_version = version;
         self.vars_claimed = true;
@@ -283,33 +301,41 @@ impl Vm {
         true
     }
 
-    /// Sets the state's values to those of the position just popped, saved
-    /// with `version`, from its copy, which may be shared (not inlined, as
-    /// [`save_vars`](Self::save_vars)).
+    /// Sets the state's values to those of the position just popped (saved
+    /// with `version`) from its copies, in a game with per-site state (the
+    /// same version: the same values, nothing copied back), and drops the
+    /// copies the position below does not share. Not inlined: the undo of
+    /// games without per-site state stays as small as it was.
     #[inline(never)]
     fn restore_vars(&mut self, version: u64) {
-        let ps = self.site_vars;
-        let copy = self.undo_copies.pop().expect("one a saved position") as usize;
-        // The same version: the same values, nothing to copy back.
-        let saved = self.copy_versions[copy];
-        if saved != self.sites_version {
-            self.pos.vars[..ps].copy_from_slice(&self.undo_vars[copy * ps..(copy + 1) * ps]);
-            self.sites_version = saved;
+        let (scalars, sites) = self.undo_at.pop().expect("one a saved position");
+        let below = self.undo_at.last().copied();
+        let (ps, v) = (self.site_vars, self.pos.vars.len());
+        let copy = sites as usize;
+        if self.copy_versions[copy] != self.sites_version {
+            self.restore_sites(copy);
         }
         self.sites_claimed = true;
-        // Those of one value, one by one from the last (as `save_vars`).
-        let same = version == self.vars_version;
-        for x in self.pos.vars[ps..].iter_mut().rev() {
-            let saved = self.undo_scalars.pop().expect("saved with the position");
-            if !same {
-                *x = saved;
-            }
-        }
-        // The copy, unless the position below shares it.
-        if self.undo_copies.last() != Some(&(copy as u32)) {
+        if below.map(|b| b.1) != Some(sites) {
             self.copy_versions.truncate(copy);
             self.undo_vars.truncate(copy * ps);
         }
+        if ps < v {
+            let at = scalars as usize;
+            if version != self.vars_version {
+                self.pos.vars[ps..].copy_from_slice(&self.undo_scalars[at..at + v - ps]);
+            }
+            if below.map(|b| b.0) != Some(scalars) {
+                self.undo_scalars.truncate(at);
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn restore_sites(&mut self, copy: usize) {
+        let ps = self.site_vars;
+        self.pos.vars[..ps].copy_from_slice(&self.undo_vars[copy * ps..(copy + 1) * ps]);
+        self.sites_version = self.copy_versions[copy];
     }
 
     /// How many times the current position occurred before in this game
@@ -351,11 +377,11 @@ impl Vm {
     fn saved_vars_equal(&self, k: usize, v: usize) -> bool {
         let ps = self.site_vars;
         if ps == 0 {
-            return self.undo_vars[k * v..(k + 1) * v] == self.pos.vars[..];
+            return self.undo_scalars[k * v..(k + 1) * v] == self.pos.vars[..];
         }
-        let (copy, m) = (self.undo_copies[k] as usize, v - ps);
+        let (at, copy) = (self.undo_at[k].0 as usize, self.undo_at[k].1 as usize);
         self.undo_vars[copy * ps..(copy + 1) * ps] == self.pos.vars[..ps]
-            && self.undo_scalars[k * m..(k + 1) * m] == self.pos.vars[ps..]
+            && self.undo_scalars[at..at + v - ps] == self.pos.vars[ps..]
     }
 
     /// Drops the prints of the saved positions from the `keep`-th on.
@@ -384,28 +410,35 @@ impl Vm {
         let at = self.undo_counts.len() - n;
         self.undo_counts[at..].swap_with_slice(&mut self.pos.counts);
         let ps = self.site_vars;
-        if ps > 0 {
-            let mut copy = self.undo_copies[top] as usize;
-            if self.copy_versions[copy] != self.sites_version {
-                // A copy shared with the position saved below is copied
-                // first: that one must keep its values.
-                if top > 0 && self.undo_copies[top - 1] as usize == copy {
-                    self.undo_vars.extend_from_within(copy * ps..(copy + 1) * ps);
-                    self.copy_versions.push(self.copy_versions[copy]);
-                    copy += 1;
-                    self.undo_copies[top] = copy as u32;
-                }
-                self.undo_vars[copy * ps..(copy + 1) * ps].swap_with_slice(&mut self.pos.vars[..ps]);
-                std::mem::swap(&mut self.copy_versions[copy], &mut self.sites_version);
+        if ps == 0 {
+            let at = self.undo_scalars.len() - v;
+            self.undo_scalars[at..].swap_with_slice(&mut self.pos.vars);
+            self.vars_claimed = true;
+            return true;
+        }
+        // A copy shared with the position saved below is copied first: that
+        // one must keep its values. The top position's copies are the last.
+        let shared = |vm: &Vm, f: fn((u32, u32)) -> u32| top > 0 && f(vm.undo_at[top - 1]) == f(vm.undo_at[top]);
+        let mut copy = self.undo_at[top].1 as usize;
+        if self.copy_versions[copy] != self.sites_version {
+            if shared(self, |a| a.1) {
+                self.undo_vars.extend_from_within(copy * ps..(copy + 1) * ps);
+                self.copy_versions.push(self.copy_versions[copy]);
+                copy += 1;
+                self.undo_at[top].1 = copy as u32;
             }
-            if !same {
-                let at = self.undo_scalars.len() - (v - ps);
-                self.undo_scalars[at..].swap_with_slice(&mut self.pos.vars[ps..]);
+            self.undo_vars[copy * ps..(copy + 1) * ps].swap_with_slice(&mut self.pos.vars[..ps]);
+            std::mem::swap(&mut self.copy_versions[copy], &mut self.sites_version);
+        }
+        self.sites_claimed = true;
+        if ps < v && !same {
+            let mut at = self.undo_at[top].0 as usize;
+            if shared(self, |a| a.0) {
+                self.undo_scalars.extend_from_within(at..at + v - ps);
+                at += v - ps;
+                self.undo_at[top].0 = at as u32;
             }
-            self.sites_claimed = true;
-        } else {
-            let at = self.undo_vars.len() - v;
-            self.undo_vars[at..].swap_with_slice(&mut self.pos.vars);
+            self.undo_scalars[at..at + v - ps].swap_with_slice(&mut self.pos.vars[ps..]);
         }
         self.vars_claimed = true;
         true
