@@ -28,13 +28,19 @@ impl SowTable {
     /// Makes `succ` from `next` when the track passes each site once
     /// (else leaves it empty), reusing its buffer.
     fn by_site(&mut self, track: &Track, sites: usize) {
+        let site = |x: u16| if x == OFF { OFF } else { track.sites[x as usize] };
+        let (next, len) = (&self.next, track.sites.len());
+        // A site off the track goes where a source off it does; the
+        // track's own sites are written over, place by place.
         self.succ.clear();
-        let once = track.sites.iter().enumerate().all(|(i, &s)| track.position[s as usize] == Some(i as u16));
-        if once {
-            let site = |x: u16| if x == OFF { OFF } else { track.sites[x as usize] };
-            let next = &self.next;
-            self.succ
-                .extend((0..sites).map(|s| site(next[track.position[s].map_or(track.sites.len(), |x| x as usize)])));
+        self.succ.resize(sites, site(next[len]));
+        for (i, &s) in track.sites.iter().enumerate() {
+            if track.position[s as usize] != Some(i as u16) {
+                // The track passes `s` more than once: no table by site.
+                self.succ.clear();
+                return;
+            }
+            self.succ[s as usize] = site(next[i]);
         }
     }
 
@@ -58,13 +64,15 @@ impl SowTable {
         next.resize(len + 1, OFF);
         next[len] = first;
         let mut after = if cyclic { first } else { OFF };
+        let mut live = 0;
         for i in (0..len).rev() {
             next[i] = after;
             if !skipped[i] {
                 after = i as u16;
+                live += 1;
             }
         }
-        self.live = skipped.iter().filter(|&&s| !s).count();
+        self.live = live;
     }
 }
 
@@ -126,6 +134,17 @@ impl FlagSkip {
         }
         Ok(self.read.at(p, vm, s)? != 0)
     }
+}
+
+/// Whether one of `flags` skips `site`, asked in order until one does.
+#[inline(always)]
+fn flag_skipped(flags: &[FlagSkip], p: &Program, vm: &Vm, site: SiteId) -> Res<bool> {
+    for f in flags {
+        if f.holds(p, vm, site)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 impl Lower<'_> {
@@ -199,27 +218,29 @@ impl Sow {
             }
             kept.made = true;
             kept.failed = false;
+            // The fixed skips first; then each site they leave is asked,
+            // its skips in order until one holds.
             kept.tab.skipped.clear();
+            kept.tab.skipped.extend_from_slice(&fixed.skipped);
             let it = vm.locals[self.it];
-            'sites: for (i, &site) in track.sites.iter().enumerate() {
-                let mut skip = fixed.skipped[i];
-                if !skip {
-                    let asked: Res<bool> = match &self.flags {
-                        Some(flags) => flags.iter().try_fold(false, |k, f| Ok(k || f.holds(p, vm, site)?)),
-                        None => {
-                            vm.locals[self.it] = site as i64;
-                            self.dynamic.iter().try_fold(false, |k, c| Ok(k || c.get(p, vm)? != 0))
-                        }
-                    };
-                    match asked {
-                        Ok(k) => skip = k,
-                        Err(_) => {
-                            kept.failed = true;
-                            break 'sites;
-                        }
+            for (i, &site) in track.sites.iter().enumerate() {
+                if kept.tab.skipped[i] {
+                    continue;
+                }
+                let asked: Res<bool> = match &self.flags {
+                    Some(flags) => flag_skipped(flags, p, vm, site),
+                    None => {
+                        vm.locals[self.it] = site as i64;
+                        self.dynamic.iter().try_fold(false, |k, c| Ok(k || c.get(p, vm)? != 0))
+                    }
+                };
+                match asked {
+                    Ok(k) => kept.tab.skipped[i] = k,
+                    Err(_) => {
+                        kept.failed = true;
+                        break;
                     }
                 }
-                kept.tab.skipped.push(skip);
             }
             vm.locals[self.it] = it;
             if !kept.failed {
@@ -258,6 +279,39 @@ impl Sow {
 #[cfg(test)]
 mod tests {
     use super::{OFF, SowTable};
+    use crate::engine::game::Track;
+
+    fn track(sites: &[u16], board: usize, cyclic: bool) -> Track {
+        let mut position = vec![None; board];
+        for (i, &s) in sites.iter().enumerate().rev() {
+            position[s as usize] = Some(i as u16);
+        }
+        Track { name: "t".into(), label: None, cyclic, sites: sites.to_vec(), position }
+    }
+
+    /// The table by site: each site of the track to the site of the next
+    /// live place, a site off the track to the first live one; none for a
+    /// track that passes a site twice.
+    #[test]
+    fn a_table_by_site_follows_the_places_and_is_none_for_a_track_that_repeats() {
+        for cyclic in [false, true] {
+            let t = track(&[5, 1, 3, 0], 6, cyclic);
+            for mask in 0..16u32 {
+                let skipped: Vec<bool> = (0..4).map(|i| mask >> i & 1 == 1).collect();
+                let mut tab = SowTable { skipped: skipped.clone(), ..SowTable::default() };
+                tab.link(cyclic);
+                tab.by_site(&t, 6);
+                let site = |x: u16| if x == OFF { OFF } else { t.sites[x as usize] };
+                let want: Vec<u16> = (0..6).map(|s| site(tab.next[t.position[s].map_or(4, |i| i as usize)])).collect();
+                assert_eq!(tab.succ, want, "{skipped:?} cyclic {cyclic}");
+                assert_eq!(tab.succ[2], site(tab.next[4]), "off the track: the first live site");
+            }
+            let mut tab = SowTable { skipped: vec![false; 4], ..SowTable::default() };
+            tab.link(cyclic);
+            tab.by_site(&track(&[0, 1, 0, 2], 3, cyclic), 3);
+            assert!(tab.succ.is_empty(), "site 0 twice: no table by site");
+        }
+    }
 
     /// The next places as the definition has them: from each place (and
     /// from off the track, the last entry) the first live place after it,
