@@ -10,6 +10,7 @@ use std::sync::Arc;
 mod common;
 
 use mancala::compile::{Config, compile_file};
+use mancala::engine::game::SiteKind;
 use mancala::engine::reference::RefEngine;
 use mancala::engine::{Engine, Move};
 use rand::{Rng, SeedableRng};
@@ -617,6 +618,55 @@ fn counts_compared_in_place_and_wheres_kept_by_count() {
     let trimmed = moves_made(file, &[("heap", "true"), ("heaped", "70")], 40)[2];
     assert!(trimmed > 5, "`trim` made {trimmed} times");
     assert!(heaped > 5, "a pit of more than sixteen lifted {heaped} times");
+}
+
+/// A phase's only kind of move, whose `where` reads the chosen site only
+/// by its count (tests/engine/counted-draw.mancala), drawn without a list:
+/// the `where` asked once for each count met while the sites that pass
+/// are gathered, the k-th drawn. The same draws as the reference executor,
+/// which lists the candidates: with moves that pass refused when tried
+/// (`laps`), counts past those kept (`heap`), and a `where` that goes
+/// wrong now and then (`risky`), at the same plies with the same message.
+#[test]
+fn wheres_kept_by_count_drawn_without_a_list() {
+    let file = "tests/engine/counted-draw.mancala";
+    for k in ["2", "4", "7"] {
+        for laps in ["0", "2"] {
+            for heap in ["false", "true"] {
+                agree(file, &[], &[("k", k), ("laps", laps), ("heap", heap)], 40, 300);
+            }
+            agree(file, &[], &[("k", k), ("laps", laps), ("risky", "true")], 30, 300);
+        }
+    }
+    fail_part_way(file, "risky", "none");
+    // What the draws meet: a single drawn (no pit of the mover's holds
+    // more), a heap of more than sixty-four lifted, and a pit that passes
+    // refused by the lap limit (fewer moves than pits that pass).
+    let (mut singles, mut heaps, mut refused) = (0, 0, 0);
+    let mut legal = Vec::new();
+    for (game, seed) in [&[("laps", "2"), ("heap", "true")][..], &[("k", "2")][..], &[("k", "7")][..]]
+        .into_iter()
+        .flat_map(|settings| (0..30).map(move |seed| (compile(file, &[], settings), seed)))
+    {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..300 {
+            e.legal_moves(&mut legal).unwrap();
+            let (pos, me) = (e.position().clone(), e.position().turn.to_move);
+            let mine: Vec<usize> = (0..game.sites.len())
+                .filter(|&s| game.sites[s].kind == SiteKind::Pit && game.sites[s].owner == Some(me))
+                .collect();
+            let most = mine.iter().map(|&s| pos.counts[s]).max().unwrap_or(0);
+            let passing = mine.iter().filter(|&&s| pos.counts[s] > 1 || (pos.counts[s] == 1 && most <= 1)).count();
+            refused += usize::from(legal.len() < passing);
+            let Some(mv) = e.sample_move(&mut rng).unwrap() else { break };
+            let held = pos.counts[mv.args[0] as usize];
+            singles += usize::from(held == 1);
+            heaps += usize::from(held > 64);
+            e.apply(mv).unwrap();
+        }
+    }
+    assert!(singles > 5 && heaps > 5 && refused > 5, "singles {singles}, heaps {heaps}, refused {refused}");
 }
 
 /// Loops over a set whose test begins with what the site is, narrowed to

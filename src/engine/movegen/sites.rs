@@ -45,13 +45,11 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
     }
     // A `where` of another shape than a least count (a waived one's, once
     // the waiver is asked) that has a loop of its own in the general path:
-    // kept by count or narrowed by what the site is (see [`asked_sites`]).
+    // narrowed by what the site is (see [`asked_sites`]). One kept by
+    // count is drawn here, asked once for each count met.
     let banks = !vm.banks.is_empty();
     let own_loop = |c: &Choice| {
-        c.filter.is_some()
-            && c.guard.is_none()
-            && c.at_least().is_none()
-            && ((c.counted && !banks) || c.narrow.is_some())
+        c.filter.is_some() && c.guard.is_none() && c.at_least().is_none() && c.narrow.is_some() && (!c.counted || banks)
     };
     let c = &def.choices[0];
     let fixed = c.waiver.is_none() && c.cases.is_none();
@@ -121,8 +119,10 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
 /// order, as [`one_site`]'s general loop asks them for a list of
 /// candidates: the same reads, steps and failures, in a search for moves
 /// of its own (the `where`s' kept parts, `program/memo.rs`), without the
-/// list. A `where` kept by count or narrowed by what the site is has a
-/// loop of its own there (which asks it less): left to it.
+/// list. A `where` that reads the site only by its count is asked once for
+/// each count met, as the loop of [`by_counts`] asks it; one narrowed by
+/// what the site is has a loop of its own there (which asks it less): left
+/// to it.
 #[inline(never)]
 fn asked_sites(
     p: &Program,
@@ -132,7 +132,8 @@ fn asked_sites(
     set: &SetOpnd,
 ) -> Res<OneSite> {
     let whole = c.filter.as_ref().zip(filter).is_some_and(|(w, f)| std::ptr::eq(w, f));
-    if whole && ((c.counted && vm.banks.is_empty()) || c.narrow.is_some()) {
+    let by_count = whole && c.counted && vm.banks.is_empty();
+    if whole && !by_count && c.narrow.is_some() {
         return Ok(OneSite::List);
     }
     let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(OneSite::List) };
@@ -144,7 +145,18 @@ fn asked_sites(
     // As the search for moves around the general loop (`movegen::raw`).
     vm.depth += 1;
     let outer = vm.memo.begin();
-    let r = passing(p, vm, (def, c, filter), sites, &mut picked);
+    let r = match (by_count, filter) {
+        (true, Some(f)) => {
+            let mut n = 0;
+            counted_sites(p, vm, (def, c, f), sites, |s| {
+                picked[n] = s;
+                n += 1;
+                Ok(false)
+            })
+            .map(|_| n)
+        }
+        _ => passing(p, vm, (def, c, filter), sites, &mut picked),
+    };
     vm.memo.end(outer);
     vm.depth -= 1;
     let drawn = match r {
@@ -387,6 +399,23 @@ fn by_counts(
     sites: &[SiteId],
     sink: &mut Sink,
 ) -> Res<()> {
+    counted_sites(p, vm, (def, c, f), sites, |s| {
+        sink.offer_site(d, s)?;
+        Ok(sink.done())
+    })
+}
+
+/// The loop of [`by_counts`], each site that passes given to `each` (which
+/// says whether to stop): shared with the draw of one site
+/// ([`asked_sites`]), which gathers them.
+#[inline(always)]
+fn counted_sites(
+    p: &Program,
+    vm: &mut Vm,
+    (def, c, f): (&MoveProg, &Choice, &Opnd),
+    sites: &[SiteId],
+    mut each: impl FnMut(SiteId) -> Res<bool>,
+) -> Res<()> {
     // 0: not asked yet; 1: refused; 2: passed.
     let mut answered = [0u8; COUNTS_ANSWERED];
     for &s in sites {
@@ -405,8 +434,7 @@ fn by_counts(
         if !pass || (def.nonempty.is_some() && n == 0) {
             continue;
         }
-        sink.offer_site(d, s)?;
-        if sink.done() {
+        if each(s)? {
             break;
         }
     }
