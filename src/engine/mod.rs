@@ -18,6 +18,7 @@ mod hook_results;
 mod movegen;
 mod names;
 mod play;
+pub(crate) mod precheck;
 pub mod program;
 #[doc(hidden)]
 pub mod reference;

@@ -13,6 +13,7 @@ use crate::engine::game::{
     self as g, Builtin, Domain as GDomain, EndDef, Expr as GExpr, MoveDef, Param, PhaseDef, StmtKind as GStmt,
     TemplatePart, Type, Value,
 };
+use crate::engine::precheck::{needs_trial, precheck};
 use crate::syntax::ast::*;
 use std::collections::HashMap;
 
@@ -536,64 +537,6 @@ impl Compiler {
         }
         self.locals_used(scope.max, Span::default());
     }
-}
-
-/// Whether a move's legality can only be known by making it: a `require`, a
-/// `take N` that may ask for more than there is, or a sowing (of an empty
-/// source, or off the end of a linear track).
-fn needs_trial(s: &g::Stmt) -> bool {
-    match &s.kind {
-        GStmt::Require(_) => true,
-        // A sowing fails when its source is empty or it runs off a linear
-        // track; see `precheck` for the common case that needs no trial.
-        GStmt::Sow { .. } => true,
-        GStmt::Take { amount, .. } => amount.is_some(),
-        GStmt::If { branches, otherwise } => branches.iter().flat_map(|b| &b.1).chain(otherwise).any(needs_trial),
-        GStmt::For { body, .. } => body.iter().any(needs_trial),
-        _ => false,
-    }
-}
-
-/// A move whose first statement sows all of a chosen site along a cyclic
-/// track (a fixed one, or one of a family of cyclic tracks: `loop[mover]`)
-/// can only fail when that site is empty: the executor checks that directly
-/// instead of trying the move. So can one whose sowing comes after
-/// statements that only set state or name values (`let`, `set`: they cannot
-/// refuse a move, nor change a count, nor the chosen site). A relay with a
-/// limit on its laps, or statements for each counter that can refuse the
-/// move, still need the move tried; but the move is still refused when the
-/// site is empty, so when the choice tests nothing else (no `where`, or
-/// only `count(x) > 0`) the check replaces that test and spares a trial of
-/// each empty site. Returns the choice to check and how many leading
-/// statements the check covers (not the sowing, when it needs a trial).
-fn precheck(body: &[g::Stmt], params: &[Param], game: &g::Game) -> (Option<usize>, usize) {
-    let cyclic = |t: &Value| matches!(t, Value::Track(t) if game.tracks[*t as usize].cyclic);
-    let cyclic_track = |e: &GExpr| match e {
-        GExpr::Const(t) => cyclic(t),
-        GExpr::Family(f, _) => game.families[*f as usize].members.values().all(cyclic),
-        _ => false,
-    };
-    let first =
-        body.iter().position(|s| !matches!(s.kind, GStmt::Let { .. } | GStmt::Set { .. })).unwrap_or(body.len());
-    let named = |slot: u8| body[..first].iter().any(|s| matches!(s.kind, GStmt::Let { var, .. } if var == slot));
-    if let Some(g::Stmt {
-        kind: GStmt::Sow { amount: None, source: GExpr::Local(slot), track, relay, each, lap, .. },
-        ..
-    }) = body.get(first)
-        && cyclic_track(track)
-        && !named(*slot)
-        && let Some(i) = params.iter().position(|p| p.slot == *slot && matches!(p.domain, GDomain::Set(_)))
-    {
-        let tried = relay.as_ref().is_some_and(|r| r.max.is_some()) || each.iter().chain(lap).any(needs_trial);
-        if !tried {
-            return (Some(i), first + 1);
-        }
-        // Else the check only pays where it is the choice's whole test.
-        if params[i].filter.as_ref().is_none_or(|f| f.is_nonempty_test(*slot)) {
-            return (Some(i), first);
-        }
-    }
-    (None, 0)
 }
 
 /// A choice's `where`, or nothing when all it tests is that the chosen site
