@@ -708,13 +708,16 @@ fn sets_narrowed_by_what_their_sites_are() {
 /// read in place where the moves are listed, counted and drawn
 /// (tests/engine/least.mancala): the same as the reference executor, which
 /// asks the `where` at each site, for least counts of 0 to 3 (`count(h) >=
-/// 0` passes the empty holes of a move that does not sow them).
+/// 0` passes the empty holes of a move that does not sow them), each
+/// written as one comparison or as several (`written`).
 #[test]
 fn least_counts_read_in_place() {
     let file = "tests/engine/least.mancala";
     for k in ["2", "5"] {
         for least in ["0", "1", "2", "3"] {
-            agree(file, &[], &[("k", k), ("least", least)], 30, 300);
+            for written in ["1", "2", "3"] {
+                agree(file, &[], &[("k", k), ("least", least), ("written", written)], 30, 300);
+            }
         }
     }
     // Each phase's move is made, and a counter dealt to an empty hole with least 0.

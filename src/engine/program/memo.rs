@@ -233,7 +233,8 @@ impl Lower<'_> {
 
     /// A choice's `where` that begins with a least count of its site, in
     /// a chain of `and`s (`count(h) > 0 and ...`) or of `or`s (`count(h) >
-    /// 1 or ...`), or that is that count alone: whether it is `and`s, that
+    /// 1 or ...`), or that is that count alone (or several comparisons of
+    /// it that amount to one: [`super::count_threshold`]): whether it is `and`s, that
     /// count, and the rest of the chain if any, lowered as the `where` is
     /// (with kept parts when `memos`, never kept by count). The loops over
     /// the sites read the count in place and ask the rest only of the
@@ -241,6 +242,10 @@ impl Lower<'_> {
     /// other `where`, and for one that goes on but is kept whole for each
     /// count.
     pub(crate) fn lead(&mut self, e: &Expr, slot: u8, memos: bool) -> Option<super::Lead> {
+        // A least count written as several comparisons of the count.
+        if let Some(least) = super::count_threshold(e, slot) {
+            return Some(super::Lead { all: true, least, rest: None });
+        }
         let mut chain = Vec::new();
         let mut op = BinOp::And;
         terms(op, e, &mut chain);
@@ -680,6 +685,72 @@ mod tests {
     use super::*;
     use crate::compile::{Config, compile_file};
     use std::sync::Arc;
+
+    /// A `where` made of several comparisons of the chosen site's count
+    /// that amount to one least count is read as that count
+    /// (tests/engine/least.mancala's `written` 2 and 3, Moruba `malesa`'s
+    /// once its option is folded); one that does not amount to one (a
+    /// count left out, a number that is not the count, another value read,
+    /// a range with an end) is not.
+    #[test]
+    fn comparisons_of_a_count_that_amount_to_a_least_count() {
+        let least_counts = |file: &str, variants: &[&str], settings: &[(&str, &str)]| -> Vec<Option<i32>> {
+            let cfg = Config {
+                variants: variants.iter().map(|v| v.to_string()).collect(),
+                settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            };
+            let g = compile_file(file, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+            let p = super::super::Program::new(Arc::new(g));
+            p.moves.iter().map(|m| m.choices[0].at_least()).collect()
+        };
+        for least in 0..=3 {
+            for written in ["1", "2", "3"] {
+                let settings = [("least", &*least.to_string()), ("written", written)];
+                let found = least_counts("tests/engine/least.mancala", &[], &settings);
+                assert_eq!(found[0], Some(least + 1), "{settings:?}");
+            }
+        }
+        assert_eq!(least_counts("rules/moruba.mancala", &["malesa"], &[]), [Some(1)]);
+        assert_eq!(least_counts("rules/moruba.mancala", &[], &[]), [None]);
+        let text = "game \"Thresholds\"
+players south, north
+pit a[1..3] owner south
+store A owner south
+pit b[1..3] owner north
+store B owner north
+setup { put 2 in every pit }
+move gap \"gap {h}\" {
+  choose h in every pit of mover where count(h) > 1 and count(h) != 5
+  take h to store(mover)
+}
+move odd \"odd {h}\" {
+  choose h in every pit of mover where count(h) % 2 == 1 or count(h) > 3
+  take h to store(mover)
+}
+move late \"late {h}\" {
+  choose h in every pit of mover where count(h) > 1 or ply > 3
+  take h to store(mover)
+}
+move band \"band {h}\" {
+  choose h in every pit of mover where not (count(h) < 2 or count(h) > 8)
+  take h to store(mover)
+}
+move any \"any {h}\" {
+  choose h in every pit of mover where count(h) == 0 or count(h) > 0
+  take h to store(mover)
+}
+move over \"over {h}\" {
+  choose h in every pit of mover where count(h) >= 3 and (count(h) != 5 or count(h) > 4)
+  take h to store(mover)
+}
+score p: count(store(p))
+";
+        let g = crate::compile::compile_source("t.mancala", text, &Config::default())
+            .unwrap_or_else(|f| panic!("{}", f.render(false)));
+        let p = super::super::Program::new(Arc::new(g));
+        let found: Vec<_> = p.moves.iter().map(|m| m.choices[0].at_least()).collect();
+        assert_eq!(found, [None, None, None, None, Some(0), Some(3)]);
+    }
 
     /// The parts of tests/engine/per-site.mancala's `where`s kept for each
     /// site, and the memos they take: where a part is asked again for the

@@ -267,6 +267,41 @@ pub(super) fn count_at_least(e: &Expr, slot: u8) -> Option<i32> {
     least_count_of(e, |x| x.is_count_of(slot))
 }
 
+/// A `where` made only of comparisons of the chosen site's count with
+/// fixed numbers, joined by `and`, `or` and `not` (Moruba's `count(h) > 1
+/// or (count(h) == 1 and ...)` once an option folds the rest away), that
+/// fails below some count and holds from it up: that count. Such a
+/// `where` neither goes wrong nor takes a step of work, so it is that
+/// least count wherever it is asked.
+pub(super) fn count_threshold(e: &Expr, slot: u8) -> Option<i32> {
+    // Past the largest number compared with, every comparison reads as
+    // it reads at one more than that number.
+    fn largest(e: &Expr, slot: u8) -> Option<i64> {
+        match e.unspanned() {
+            Expr::Not(x) => largest(x, slot),
+            Expr::Bin(BinOp::And | BinOp::Or, a, b) => Some(largest(a, slot)?.max(largest(b, slot)?)),
+            x => shapes::count_test(x, slot).map(|(_, k)| k),
+        }
+    }
+    fn holds(e: &Expr, slot: u8, c: i64) -> bool {
+        match e.unspanned() {
+            Expr::Not(x) => !holds(x, slot, c),
+            Expr::Bin(BinOp::And, a, b) => holds(a, slot, c) && holds(b, slot, c),
+            Expr::Bin(BinOp::Or, a, b) => holds(a, slot, c) || holds(b, slot, c),
+            x => shapes::count_test(x, slot).is_some_and(|(h, k)| shapes::compared(h, c, k)),
+        }
+    }
+    let top = largest(e, slot)?.max(0).checked_add(1)?;
+    if top > 1 << 16 {
+        return None;
+    }
+    let least = (0..=top).find(|&c| holds(e, slot, c))?;
+    if !(least..=top).all(|c| holds(e, slot, c)) {
+        return None;
+    }
+    i32::try_from(least).ok()
+}
+
 /// As [`count_at_least`], for the count `is_count` says is the one meant
 /// (`count(last)`, in a relay's condition).
 pub(super) fn least_count_of(e: &Expr, is_count: impl Fn(&Expr) -> bool) -> Option<i32> {
