@@ -196,6 +196,11 @@ pub(crate) struct Vm {
     undo_prints: Vec<u64>,
     undo_chain: Vec<u32>,
     seen: Vec<u32>,
+    /// The last position `repetitions` asked about (counts, then the
+    /// print with whose turn and phase): mostly the one saved before the
+    /// next move, whose print it gives without being made again.
+    last_counts: Vec<i32>,
+    last_print: Option<(u64, PlayerId, u8)>,
     /// Reused buffers of moves (nothing is allocated once warm).
     pub scratch: Vec<Vec<Move>>,
     /// The candidates a random move is drawn from (reused buffers).
@@ -324,6 +329,8 @@ impl Clone for Vm {
             undo_prints: self.undo_prints.clone(),
             undo_chain: self.undo_chain.clone(),
             seen: self.seen.clone(),
+            last_counts: self.last_counts.clone(),
+            last_print: self.last_print,
             scratch: vec![],
             candidates: Default::default(),
             avoided: vec![],
@@ -370,6 +377,8 @@ impl Vm {
             undo_prints: Vec::new(),
             undo_chain: Vec::new(),
             seen: Vec::new(),
+            last_counts: Vec::new(),
+            last_print: None,
             scratch: vec![],
             candidates: Default::default(),
             avoided: vec![],

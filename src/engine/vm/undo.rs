@@ -347,13 +347,26 @@ impl Vm {
             self.seen = vec![0; 1 << SEEN_BITS];
         }
         for k in self.undo_prints.len()..self.undo_turns.len() {
-            let print = fingerprint(keys, &self.undo_counts[k * n..(k + 1) * n], &self.undo_turns[k].0);
+            let (counts, t) = (&self.undo_counts[k * n..(k + 1) * n], &self.undo_turns[k].0);
+            // The position asked about last, saved since: its print is
+            // known (comparing the counts costs a fraction of a print).
+            let print = match self.last_print {
+                Some((print, to_move, phase))
+                    if t.to_move == to_move && t.phase == phase && self.last_counts[..] == counts[..] =>
+                {
+                    print
+                }
+                _ => fingerprint(keys, counts, t),
+            };
             let slot = &mut self.seen[seen_slot(print)];
             self.undo_chain.push(*slot);
             *slot = k as u32 + 1;
             self.undo_prints.push(print);
         }
         let here = fingerprint(keys, &self.pos.counts, &self.pos.turn);
+        self.last_counts.clear();
+        self.last_counts.extend_from_slice(&self.pos.counts);
+        self.last_print = Some((here, self.pos.turn.to_move, self.pos.turn.phase));
         let mut next = self.seen[seen_slot(here)];
         let mut times = 0;
         while next != 0 {
