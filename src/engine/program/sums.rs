@@ -12,7 +12,7 @@ use crate::engine::vm::{SetV, Vm};
 /// Sites summed as a window of this many counts.
 pub(crate) const WINDOW: usize = 8;
 /// Sites summed as a wide window (two rows and the stores between them).
-pub(crate) const WIDE: usize = 16;
+const WIDE: usize = 16;
 
 /// The sites of a fixed set: the number of the set (for the banks), and
 /// its sites. Sites in increasing order within [`WINDOW`] consecutive
