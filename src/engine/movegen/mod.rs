@@ -125,6 +125,9 @@ pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> 
 /// Whether `pl` would have any move if it were their turn now.
 #[inline(always)]
 pub(crate) fn can_move(p: &Program, vm: &mut Vm, pl: u8) -> Res<bool> {
+    if let Some(any) = sites::any_listed(p, vm, pl)? {
+        return Ok(any);
+    }
     let saved = vm.pos.turn.to_move;
     vm.pos.turn.to_move = pl;
     // Finding moves binds local variables; the caller's are kept aside.

@@ -228,25 +228,12 @@ pub(super) fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink:
         && vm.fuel >= p.game.sets[id as usize].len() as u64
     {
         let sites = &p.game.sets[id as usize];
-        let holds = |vm: &mut Vm, s: SiteId| match least {
-            Some(m) => {
-                vm.read(s);
-                vm.count(s) >= m
-            }
-            None => true,
-        };
+        let holds = |vm: &mut Vm, s: SiteId| holds(vm, s, least);
         let offered = |s: SiteId| (Move { def: mv.def, args: [s as i32, 0, 0, 0], order: 0 }, 1);
         match sink {
             Sink::Any(found) => {
-                // A loop, not `position`: its closure is then always inlined.
-                let mut looked = sites.len();
-                for (k, &s) in sites.iter().enumerate() {
-                    if holds(vm, s) {
-                        *found = true;
-                        looked = k + 1;
-                        break;
-                    }
-                }
+                let (any, looked) = first_holding(vm, sites, least);
+                *found |= any;
                 return vm.spend(looked as u64);
             }
             Sink::Count(total) => {
@@ -439,6 +426,54 @@ fn counted_sites(
         }
     }
     Ok(())
+}
+
+/// Whether site `s` holds `least` counters (any site, for `None`), its
+/// count read as the rules read it.
+#[inline(always)]
+fn holds(vm: &mut Vm, s: SiteId, least: Option<i32>) -> bool {
+    match least {
+        Some(m) => {
+            vm.read(s);
+            vm.count(s) >= m
+        }
+        None => true,
+    }
+}
+
+/// The first of `sites` that [`holds`] `least`, looked for in order:
+/// whether there is one, and how many sites were looked at (the work, for
+/// the caller to spend).
+#[inline(always)]
+fn first_holding(vm: &mut Vm, sites: &[SiteId], least: Option<i32>) -> (bool, usize) {
+    // A loop, not `position`: its closure is then always inlined.
+    for (k, &s) in sites.iter().enumerate() {
+        if holds(vm, s, least) {
+            return (true, k + 1);
+        }
+    }
+    (false, sites.len())
+}
+
+/// Whether `pl` has a move ([`super::can_move`]) when the phase's only
+/// move is listed by a plain loop ([`crate::engine::program::Listed`]): the
+/// loop `one_site` runs for that shape when any move will do (the same
+/// sites read in the same order, up to the first that holds, and the same
+/// steps of work), without the search around it (the caller's locals kept
+/// aside, a frame, the memos' search), which that loop reads nothing of.
+/// `None` when the phase's move is not of that shape, or the work left may
+/// not cover the set: the search then stops where it would.
+#[inline(always)]
+pub(super) fn any_listed(p: &Program, vm: &mut Vm, pl: u8) -> Res<Option<bool>> {
+    let Some(Some(l)) = p.listed.get(vm.pos.turn.phase as usize) else { return Ok(None) };
+    let Some(&id) = l.sets.get(pl as usize) else { return Ok(None) };
+    let sites = &p.game.sets[id as usize];
+    if vm.fuel < sites.len() as u64 {
+        return Ok(None);
+    }
+    let (any, looked) = first_holding(vm, sites, l.least);
+    vm.spend(looked as u64)?;
+    Ok(Some(any))
 }
 
 /// Lists the moves of declaration `d`, which chooses a site of the fixed
