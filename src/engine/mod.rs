@@ -274,8 +274,8 @@ impl Engine {
     }
 
     fn build(prog: Arc<Program>, game: Arc<Game>, seed: u64) -> Result<Self, Halt> {
-        let mut vm = Vm::new(game.sites.len(), game.colours, game.state_slots(), prog.locals, seed);
-        vm.site_vars = game.site_state_slots();
+        let (slots, site_vars) = (game.state_slots(), game.site_state_slots());
+        let mut vm = Vm::new(game.sites.len(), game.colours, slots, site_vars, prog.locals, seed);
         vm.memo = vm::Memo::new(prog.memos);
         let mut e = Engine { game, prog, vm: Box::new(vm) };
         // Setup draws from its own stream, apart from the first move's.

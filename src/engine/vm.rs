@@ -354,7 +354,17 @@ impl Clone for Vm {
 }
 
 impl Vm {
-    pub(crate) fn new(sites: usize, colours: usize, state_slots: usize, locals: usize, seed: u64) -> Vm {
+    /// A machine for a board of `sites` and `colours`, `state_slots` values
+    /// of state of which the first `site_vars` are kept per site, and
+    /// `locals` slots. The undo stacks start with room for 256 plies.
+    pub(crate) fn new(
+        sites: usize,
+        colours: usize,
+        state_slots: usize,
+        site_vars: usize,
+        locals: usize,
+        seed: u64,
+    ) -> Vm {
         let n = sites * colours;
         Vm {
             pos: Position { counts: vec![0; n], vars: vec![Value::None; state_slots], turn: Turn::default() },
@@ -363,12 +373,12 @@ impl Vm {
             sets: vec![SetV::Mask(0); locals],
             f: Frame::new(0),
             undo_counts: Vec::with_capacity(n * 256),
-            undo_vars: Vec::with_capacity(state_slots * 256),
+            undo_vars: Vec::with_capacity(site_vars * 256),
             undo_turns: Vec::with_capacity(256),
             undo_at: Vec::with_capacity(256),
             copy_versions: Vec::with_capacity(256),
-            undo_scalars: Vec::with_capacity(state_slots * 256),
-            site_vars: 0,
+            undo_scalars: Vec::with_capacity((state_slots - site_vars) * 256),
+            site_vars,
             vars_version: 0,
             sites_version: 0,
             versions: 0,
@@ -564,7 +574,7 @@ mod tests {
     /// A Vm after a trial of `mv` that emptied site 0 into site 1 (the
     /// position pushed, changed, kept, and undone, as `movegen` tries).
     fn tried() -> (Vm, Move) {
-        let mut vm = Vm::new(3, 1, 1, 2, 7);
+        let mut vm = Vm::new(3, 1, 1, 0, 2, 7);
         vm.pos.counts.copy_from_slice(&[1, 2, 3]);
         let mv = Move { def: 0, args: [0; 4], order: 0 };
         vm.push_undo();
@@ -596,7 +606,7 @@ mod tests {
         let (mut vm, mv) = tried();
         assert!(vm.take_tried(mv));
         assert!(!vm.replay_tried(), "a trial's statements alone");
-        let mut vm = Vm::new(3, 1, 1, 2, 7);
+        let mut vm = Vm::new(3, 1, 1, 0, 2, 7);
         vm.push_undo();
         vm.pos.counts[0] = 5;
         vm.pos.turn.ply += 1;
@@ -619,8 +629,7 @@ mod tests {
     fn saved_positions_share_the_copies_of_values_they_did_not_change() {
         let v = |x: [i64; 4]| x.map(|i| if i < 0 { Value::None } else { Value::Int(i) });
         for site_vars in [0, 2] {
-            let mut vm = Vm::new(3, 1, 4, 2, 7);
-            vm.site_vars = site_vars;
+            let mut vm = Vm::new(3, 1, 4, site_vars, 2, 7);
             let mut seen = vec![vm.pos.vars.clone()];
             // Ply 1 changes a value, 2 nothing, 3 another value, 4 a per-site one.
             for (slot, value) in [(Some(2), 1), (None, 0), (Some(3), 5), (Some(0), 8)] {
@@ -637,8 +646,8 @@ mod tests {
                 0 => (0..4).map(|k| k * m).collect(),
                 _ => vm.undo_at.iter().map(|a| a.0 as usize).collect(),
             };
-            assert_ne!(at[1], at[0], "ply 1 changed a value: ply 2 copies anew");
             if site_vars > 0 {
+                assert_ne!(at[1], at[0], "ply 1 changed a value: ply 2 copies anew");
                 assert_eq!(at[2], at[1], "ply 2 changed nothing: ply 3 shares its copy");
                 assert_eq!(vm.undo_scalars.len(), 3 * m, "four positions, three copies");
             } else {
@@ -673,8 +682,7 @@ mod tests {
     fn a_kept_trial_keeps_the_values_that_changed() {
         let mv = Move { def: 0, args: [0; 4], order: 0 };
         for per_site in [false, true] {
-            let mut vm = Vm::new(3, 1, 4, 2, 7);
-            vm.site_vars = 3;
+            let mut vm = Vm::new(3, 1, 4, 3, 2, 7);
             vm.pos.vars[1] = Value::Bool(true);
             vm.push_undo();
             vm.pos.vars[3] = Value::Int(4);
@@ -717,7 +725,7 @@ mod tests {
     /// comparing values: a trial that changes none keeps the version.
     #[test]
     fn a_kept_trial_that_changed_no_state_keeps_its_version() {
-        let mut vm = Vm::new(3, 1, 1, 2, 7);
+        let mut vm = Vm::new(3, 1, 1, 0, 2, 7);
         let mv = Move { def: 0, args: [0; 4], order: 0 };
         vm.push_undo();
         vm.pos.counts[0] = 5;
