@@ -66,7 +66,12 @@ pub struct Play {
 
 /// Plays one game from `seed` between `agents` (one per seat).
 pub fn play_one(game: &Arc<Game>, agents: &[AgentSpec], seed: u64, play: Play) -> Result<GameResult, String> {
-    let mut e = Engine::with_seed(game.clone(), seed).map_err(|h| h.to_string())?;
+    let e = Engine::with_seed(game.clone(), seed).map_err(|h| h.to_string())?;
+    play_game(e, agents, seed, play)
+}
+
+/// Plays the game `e` begins (from `seed`) between `agents`.
+fn play_game(mut e: Engine, agents: &[AgentSpec], seed: u64, play: Play) -> Result<GameResult, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0fa9_e475);
     let mut plies = 0;
     while plies < play.max_plies {
@@ -107,6 +112,11 @@ pub fn play_match(
     if agents.is_empty() || (agents.len() != 1 && agents.len() != np) {
         return Err(format!("give one agent for every seat ({np}), or one for all"));
     }
+    // The rules compiled once (with the first game's seed, whose error,
+    // if its setup meets one, is the match's): each game is a new game of
+    // this engine's. Compiling a large rule file can cost a hundred times a
+    // random game of it (98% of a match of random agents, made each time).
+    let rules = Engine::with_seed(game.clone(), seed).map_err(|h| h.to_string())?;
     // After Ctrl-C no game starts, and one that was being played when it
     // came is left out (its agents stopped thinking): the report is of the
     // games finished before.
@@ -117,7 +127,8 @@ pub fn play_match(
                 if crate::ai::interrupted() {
                     return None;
                 }
-                let r = play_one(&game, agents, seed.wrapping_add(i), play);
+                let seed = seed.wrapping_add(i);
+                let r = rules.new_game(seed).map_err(|h| h.to_string()).and_then(|e| play_game(e, agents, seed, play));
                 tick();
                 (!crate::ai::interrupted()).then_some(r)
             })

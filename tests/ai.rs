@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use mancala::ai::solve::{Limits, Solution, Unsolved, solve, solve_limited};
 use mancala::ai::{AgentSpec, alphabeta::WIN, choose};
-use mancala::analysis::{Play, play_one};
+use mancala::analysis::{Play, play_match, play_one};
 use mancala::compile::{Config, compile_file};
 use mancala::engine::game::Game;
 use mancala::engine::{Engine, Move};
@@ -59,6 +59,29 @@ fn the_same_seed_plays_the_same_game() {
     assert_eq!((a.scores.clone(), a.plies), (b.scores.clone(), b.plies));
     let c = play_one(&g, &specs("random"), 8, Play { max_plies: 1000, opening: 0 }).unwrap();
     assert!(c.finished);
+}
+
+/// A match plays game `i` from seed `seed + i` as `play_one` plays it
+/// alone (its games are new games of one engine: the rules compiled once),
+/// in a game whose rules draw at random (Tea Party's whistle and spotted
+/// cubes): the same plies and scores, summed over the games.
+#[test]
+fn a_match_plays_each_game_as_it_is_played_alone() {
+    let g = game("rules/tea-party.mancala", &[], &["whistle-stop", "spotted-sugar-cubes"]);
+    let agents = specs("random");
+    let play = Play { max_plies: 1000, opening: 0 };
+    let report = play_match(g.clone(), &agents, 16, 3, play, &|| ()).unwrap();
+    let alone: Vec<_> = (3..19).map(|seed| play_one(&g, &agents, seed, play).unwrap()).collect();
+    let n = alone.len() as f64;
+    let mean_plies = alone.iter().map(|r| r.plies as f64).sum::<f64>() / n;
+    assert_eq!(report.mean_plies, mean_plies);
+    for (p, seat) in report.seats.iter().enumerate() {
+        let mean = alone.iter().map(|r| r.scores[p] as f64).sum::<f64>() / n;
+        assert_eq!(seat.mean_score, mean, "{}", seat.seat);
+        assert_eq!(seat.wins, alone.iter().filter(|r| r.winners == [p as u8]).count(), "{}", seat.seat);
+    }
+    // The seeds play different games.
+    assert!(alone.iter().any(|r| r.plies != alone[0].plies));
 }
 
 /// The first player's final margin under perfect play, by plain minimax.
