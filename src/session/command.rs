@@ -4,7 +4,6 @@
 //! goes wrong, leaves the game as it was and says why; the reply says which.
 
 use super::{Reply, Session};
-use crate::engine::Engine;
 
 pub const COMMANDS: &[&str] = &[
     "help", "moves", "board", "undo", "redo", "new", "set", "position", "json", "save", "load", "history", "info",
@@ -146,8 +145,8 @@ impl Session {
             Command::Undo(n) => self.undo(n),
             Command::Redo(n) => self.redo(n),
             Command::New => {
-                let e = Engine::with_seed(self.game.clone(), self.setup.seed)
-                    .map_err(|h| format!("{}\n", self.rule_error(&h)))?;
+                // The rules as compiled already: only the position is new.
+                let e = self.engine.new_game(self.setup.seed).map_err(|h| format!("{}\n", self.rule_error(&h)))?;
                 self.engine = e;
                 self.history.clear();
                 self.redo.clear();
