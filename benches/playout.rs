@@ -125,8 +125,8 @@ fn interleaved(e: &mut Engine, moves: &mut Vec<Move>) {
 }
 
 /// Every shipped game and variant: a random game from the start to its end
-/// (moves drawn with `sample_move`, as the random agent and MCTS playouts
-/// draw them), then undone. Every rule file of `rules/` is found by reading
+/// (moves drawn and made by `play_random`, as MCTS playouts make them: the
+/// games `sample_move` then `apply` play), then undone. Every rule file of `rules/` is found by reading
 /// the folder, with its defaults and each of its variants (a variant that
 /// needs another is benchmarked with it, as `check` does); the seed games
 /// also at the sizes the README quotes.
@@ -186,8 +186,7 @@ const LENGTH_GAMES: u64 = 200;
 /// A random game from the start to its end, then undone: its plies.
 fn random_game(e: &mut Engine, rng: &mut ChaCha8Rng) -> u64 {
     let mut plies = 0;
-    while let Some(mv) = e.sample_move(rng).unwrap() {
-        e.apply(mv).unwrap();
+    while e.play_random(rng).unwrap().is_some() {
         plies += 1;
     }
     for _ in 0..plies {

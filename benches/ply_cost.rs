@@ -7,10 +7,12 @@
 //! where its work went (`callgrind_annotate` on the files it keeps).
 //!
 //! `cargo bench --bench ply_cost -- PLAYOUTS FILE [VARIANT | NAME=VALUE]...`
-//! plays PLAYOUTS seeded random games of the rule file (each drawn with
-//! `sample_move`, made, then undone, as `benches/playout.rs` times them)
-//! and prints their plies. With `LIST=1` in the environment each move is
-//! drawn from the list of legal moves instead, as the Kalah pair of
+//! plays PLAYOUTS seeded random games of the rule file (each move drawn
+//! with `sample_move`, then made; the games undone) and prints their
+//! plies. With `PLAY=1` in the environment each move is drawn and made by
+//! one call of `play_random`, as MCTS playouts make them and
+//! `benches/playout.rs` times them (the same games); with `LIST=1` each
+//! is drawn from the list of legal moves, as the Kalah pair of
 //! `benches/playout.rs` does. Without arguments (`cargo bench` runs every
 //! bench) it says how to use it and does nothing.
 
@@ -49,8 +51,12 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let list = std::env::var_os("LIST").is_some();
-    match playouts(game, n, list) {
+    let how = match (std::env::var_os("LIST").is_some(), std::env::var_os("PLAY").is_some()) {
+        (true, _) => How::List,
+        (false, true) => How::Play,
+        (false, false) => How::Sample,
+    };
+    match playouts(game, n, how) {
         Ok(plies) => {
             println!("{plies}");
             ExitCode::SUCCESS
@@ -62,28 +68,56 @@ fn main() -> ExitCode {
     }
 }
 
+/// How a random game's moves are drawn and made.
+#[derive(Clone, Copy, PartialEq)]
+enum How {
+    /// From the list of legal moves, then `apply`.
+    List,
+    /// By `sample_move`, then `apply`.
+    Sample,
+    /// By `play_random`.
+    Play,
+}
+
 /// The plies of `n` seeded random games, each undone after its end.
-fn playouts(game: Arc<mancala::engine::game::Game>, n: u64, list: bool) -> Result<u64, String> {
+fn playouts(game: Arc<mancala::engine::game::Game>, n: u64, how: How) -> Result<u64, String> {
     let mut e = Engine::with_seed(game, 7).map_err(|h| h.to_string())?;
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut moves = Vec::new();
     let mut total = 0;
     for _ in 0..n {
-        let mut plies = 0;
-        loop {
-            let mv = if list {
-                e.legal_moves(&mut moves).map_err(|h| h.to_string())?;
-                match moves.len() {
-                    0 => None,
-                    k => Some(moves[rng.gen_range(0..k as u64) as usize]),
+        // A loop of each kind: the harness's own instructions, counted in
+        // each ply's, are those of one way alone.
+        let plies: u64 = match how {
+            How::List => {
+                let mut plies = 0;
+                loop {
+                    e.legal_moves(&mut moves).map_err(|h| h.to_string())?;
+                    let mv = match moves.len() {
+                        0 => break,
+                        k => moves[rng.gen_range(0..k as u64) as usize],
+                    };
+                    e.apply(mv).map_err(|h| h.to_string())?;
+                    plies += 1;
                 }
-            } else {
-                e.sample_move(&mut rng).map_err(|h| h.to_string())?
-            };
-            let Some(mv) = mv else { break };
-            e.apply(mv).map_err(|h| h.to_string())?;
-            plies += 1;
-        }
+                plies
+            }
+            How::Sample => {
+                let mut plies = 0;
+                while let Some(mv) = e.sample_move(&mut rng).map_err(|h| h.to_string())? {
+                    e.apply(mv).map_err(|h| h.to_string())?;
+                    plies += 1;
+                }
+                plies
+            }
+            How::Play => {
+                let mut plies = 0;
+                while e.play_random(&mut rng).map_err(|h| h.to_string())?.is_some() {
+                    plies += 1;
+                }
+                plies
+            }
+        };
         for _ in 0..plies {
             e.undo();
         }

@@ -24,6 +24,17 @@ fn compile(rules: &str, variants: &[&str], settings: &[(&str, &str)]) -> Arc<man
     Arc::new(compile_file(rules, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false))))
 }
 
+/// Every rule file of the library with its defaults, then with each of its
+/// variants alone.
+fn library_configurations() -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for file in common::library() {
+        let variants = compile(&file, &[], &[]).variants.iter().map(|v| vec![v.name.clone()]).collect::<Vec<_>>();
+        out.extend(std::iter::once(vec![]).chain(variants).map(|v| (file.clone(), v)));
+    }
+    out
+}
+
 /// Plays `games` seeded random games through both executors.
 fn agree(rules: &str, variants: &[&str], settings: &[(&str, &str)], games: u64, max_plies: usize) {
     let game = compile(rules, variants, settings);
@@ -751,12 +762,9 @@ fn least_counts_read_in_place() {
 #[test]
 fn moves_made_from_their_trial_change_nothing() {
     let mut plies = 0;
-    for file in common::library() {
-        let variants = compile(&file, &[], &[]).variants.iter().map(|v| vec![v.name.clone()]).collect::<Vec<_>>();
-        for v in std::iter::once(vec![]).chain(variants) {
-            let v: Vec<&str> = v.iter().map(String::as_str).collect();
-            plies += drawn_then_made(&file, &v, &[], 2);
-        }
+    for (file, v) in library_configurations() {
+        let v: Vec<&str> = v.iter().map(String::as_str).collect();
+        plies += drawn_then_made(&file, &v, &[], 2);
     }
     assert!(plies > 10_000, "only {plies} plies in the library");
     let mut plies = 0;
@@ -767,6 +775,86 @@ fn moves_made_from_their_trial_change_nothing() {
         agree("tests/engine/trials.mancala", &[], &[("k", k)], 60, 300);
     }
     assert!(plies > 1_000, "only {plies} plies of trials.mancala");
+}
+
+/// A move drawn and made in one call (`Engine::play_random`: a drawn move
+/// that must be tried is left made by its trial) plays as one drawn by
+/// `sample_move`, then made by `apply`: every game of the library in every
+/// variant; a rule file whose trials draw numbers, set state and read
+/// `repetitions` and the stores (tests/engine/trials.mancala); draws
+/// refused by their trial, the draw going on (where-then-trial, with a
+/// `where` that draws numbers); and errors met by a trial and by what
+/// follows a move's statements (tests/engine/trial-errors.mancala), after
+/// which nothing is made.
+#[test]
+fn a_move_drawn_and_made_in_one_call_plays_as_drawn_then_made() {
+    let mut plies = 0;
+    for (file, v) in library_configurations() {
+        let v: Vec<&str> = v.iter().map(String::as_str).collect();
+        plies += played_in_one_call(&file, &v, &[], 3, 400).0;
+    }
+    assert!(plies > 10_000, "only {plies} plies in the library");
+    let mut plies = 0;
+    for k in ["2", "4", "6"] {
+        plies += played_in_one_call("tests/engine/trials.mancala", &[], &[("k", k)], 60, 300).0;
+        let file = "tests/engine/where-then-trial.mancala";
+        plies += played_in_one_call(file, &[], &[("k", k), ("chance", "true")], 60, 300).0;
+    }
+    assert!(plies > 3_000, "only {plies} plies of trials");
+    let (_, errors) = played_in_one_call("tests/engine/trial-errors.mancala", &[], &[], 200, 300);
+    assert!(errors[0] >= 5 && errors[1] >= 5, "errors met drawing, making: {errors:?}");
+}
+
+/// Seeded games played by `play_random` on one engine and by `sample_move`
+/// then `apply` on another, each with its own generator from the same
+/// seed: the same moves and results (errors included), positions, hashes
+/// and draws at every ply, and the same outcome; then the moves taken back
+/// one by one, the same positions again. The plies made, and the games
+/// ended by an error met drawing and by one met making the move drawn.
+fn played_in_one_call(
+    file: &str,
+    v: &[&str],
+    settings: &[(&str, &str)],
+    seeds: u64,
+    max_plies: usize,
+) -> (usize, [usize; 2]) {
+    let game = compile(file, v, settings);
+    let (mut plies, mut errors) = (0, [0, 0]);
+    for seed in 0..seeds {
+        let mut a = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut b = Engine::with_seed(game.clone(), seed).unwrap();
+        let (mut ra, mut rb) = (ChaCha8Rng::seed_from_u64(seed), ChaCha8Rng::seed_from_u64(seed));
+        let mut positions = vec![a.position().clone()];
+        for ply in 0..max_plies {
+            let at = format!("{file} {v:?} {settings:?} seed {seed} ply {ply}");
+            let played = a.play_random(&mut ra);
+            let drawn = b.sample_move(&mut rb);
+            let drawn_ok = drawn.is_ok();
+            let made = match drawn {
+                Ok(Some(mv)) => b.apply(mv).map(|()| Some(mv)),
+                Err(h) => {
+                    errors[0] += 1;
+                    Err(h)
+                }
+                Ok(None) => Ok(None),
+            };
+            errors[1] += (drawn_ok && made.is_err()) as usize;
+            assert_eq!(played, made, "{at}: played in one call, drawn then made");
+            assert_eq!(a.position(), b.position(), "{at}: after {played:?}");
+            assert_eq!(a.hash(), b.hash(), "{at}: hashes");
+            assert_eq!(ra.get_word_pos(), rb.get_word_pos(), "{at}: numbers drawn");
+            let Ok(Some(_)) = played else { break };
+            positions.push(a.position().clone());
+            plies += 1;
+        }
+        assert_eq!(a.outcome(), b.outcome(), "{file} {v:?} {settings:?} seed {seed}: outcomes");
+        positions.pop();
+        while let Some(p) = positions.pop() {
+            assert!(a.undo(), "{file} {v:?} {settings:?} seed {seed}: a move to take back");
+            assert_eq!(a.position(), &p, "{file} {v:?} {settings:?} seed {seed}: taken back");
+        }
+    }
+    (plies, errors)
 }
 
 /// Per-site state that most moves leave as it is: the positions saved for
@@ -1058,17 +1146,13 @@ fn hooks_that_fail() {
 /// positions as with both worked out at every use.
 #[test]
 fn kept_parts_of_the_wheres_change_nothing() {
-    let files = common::library();
     let (mut kept, mut plies) = (0, 0);
-    for file in &files {
-        let variants = compile(file, &[], &[]).variants.iter().map(|v| vec![v.name.clone()]).collect::<Vec<_>>();
-        for v in std::iter::once(vec![]).chain(variants) {
-            let v: Vec<&str> = v.iter().map(String::as_str).collect();
-            let game = compile(file, &v, &[]);
-            for seed in 0..3 {
-                kept += Engine::with_seed(game.clone(), seed).unwrap().memos();
-                plies += as_written(&game, seed, 150, &format!("{file} {v:?}"));
-            }
+    for (file, v) in library_configurations() {
+        let v: Vec<&str> = v.iter().map(String::as_str).collect();
+        let game = compile(&file, &v, &[]);
+        for seed in 0..3 {
+            kept += Engine::with_seed(game.clone(), seed).unwrap().memos();
+            plies += as_written(&game, seed, 150, &format!("{file} {v:?}"));
         }
     }
     // Katro's `outermost(mover)`, Kisolo's `capture-exists(mover)` and others.

@@ -189,8 +189,11 @@ fn playout(
         if ply % 8 == 7 && clock.time_up() {
             break;
         }
-        let Some(mv) = e.sample_move(rng)? else { break };
-        e.apply(mv)?;
+        // Drawn and made in one call: a move that must be tried to be
+        // drawn is made by its trial, not tried and then made.
+        if e.play_random(rng)?.is_none() {
+            break;
+        }
         *made += 1;
     }
     rewards(e, players)

@@ -428,6 +428,27 @@ impl Engine {
         movegen::sample_move(&self.prog, &mut self.vm, rng).map_err(Fault::halt)
     }
 
+    /// Draws a move as [`sample_move`](Self::sample_move) does and makes it
+    /// as [`apply`](Self::apply) does: the same move from the same draws,
+    /// the same position after it, the same errors (on an error nothing is
+    /// made); `None`, and nothing made, when the game is over. Faster for
+    /// random playouts where a move must be tried to be drawn (a lap limit,
+    /// a `require`): the trial that found the drawn move legal is the move
+    /// made, not undone to be made again.
+    pub fn play_random(&mut self, rng: &mut impl Rng) -> Result<Option<Move>, Halt> {
+        self.vm.fuel = FUEL;
+        let drawn = movegen::draw_move(&self.prog, &mut self.vm, rng, true).map_err(Fault::halt)?;
+        let Some((mv, made)) = drawn else { return Ok(None) };
+        // What follows has the work budget of a move made by `apply`.
+        self.vm.fuel = FUEL;
+        match made {
+            true => play::finish_made(&self.prog, &mut self.vm),
+            false => play::apply_frame(&self.prog, &mut self.vm, mv),
+        }
+        .map_err(Fault::halt)?;
+        Ok(Some(mv))
+    }
+
     /// A summary of the legal moves: each group's name (the order of colours
     /// left out) and its number of orders.
     pub fn move_summary(&mut self) -> Result<Vec<(String, u128)>, Halt> {

@@ -36,6 +36,19 @@ pub(crate) fn apply_frame(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
     r
 }
 
+/// Finishes a move whose statements a draw's trial left made
+/// (`movegen::draw_move`): what follows them, as [`apply_frame`] finishes a
+/// move it takes from its trial. On an error the position is left as it
+/// was before the move.
+pub(crate) fn finish_made(p: &Program, vm: &mut Vm) -> Res<()> {
+    let mover = vm.pos.turn.to_move;
+    let r = after_statements(p, vm, mover);
+    if r.is_err() {
+        vm.undo();
+    }
+    r
+}
+
 /// A move's statements, its rules' included.
 fn apply_inner(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
     let mover = vm.pos.turn.to_move;

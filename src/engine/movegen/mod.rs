@@ -269,30 +269,45 @@ pub(crate) fn groups(p: &Program, vm: &mut Vm, out: &mut Vec<(Move, u128)>) -> R
 /// whose result an `avoid` must look at, is tried only when drawn (see
 /// [`super::draw`]).
 pub(crate) fn sample_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng) -> Res<Option<Move>> {
+    Ok(draw_move(p, vm, rng, false)?.map(|(mv, _)| mv))
+}
+
+/// The move [`sample_move`] draws, from the same draws, and whether it was
+/// left made. With `make`, a drawn move that must be tried is left made by
+/// its trial: its statements, not what follows them (the caller's, by
+/// `play::finish_made`); without, what the trial made is kept for making
+/// the move next (see [`crate::engine::vm::Tried`]). Rules with an `avoid`
+/// look at a move's result after its trial: there the trial is kept
+/// whatever `make` says. Inlined: a call of its own cost a short
+/// game's sampled ply 1% (`make` is known where it is called).
+#[inline(always)]
+pub(crate) fn draw_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, make: bool) -> Res<Option<(Move, bool)>> {
     if vm.pos.turn.ended {
         return Ok(None);
     }
     let me = vm.pos.turn.to_move;
+    let make = make && p.avoids.is_empty();
     // Most draws end here, with one site drawn and no list: the reused
     // lists of candidates are not taken out of the machine, nor emptied.
     let mut refused = None;
     match draw_one_site(p, vm, rng, me).map_err(|e| only_move_error(p, vm, e))? {
         OneSite::Drawn { def, site, k, n } => {
             let mv = Move { def, args: [site as i32, 0, 0, 0], order: 0 };
-            let legal = !p.moves[def as usize].needs_trial || trial_kept(p, vm, mv, me, true)?;
+            let tried = p.moves[def as usize].needs_trial;
+            let legal = !tried || try_drawn(p, vm, mv, me, make)?;
             // A legal move an `avoid` names is set aside, as a list sets it.
             let avoided = legal && !p.avoids.is_empty() && violates_avoid(p, vm, mv, true)?;
             if legal && !avoided {
-                return Ok(Some(mv));
+                return Ok(Some((mv, make && tried)));
             }
             refused = Some(Refused { mv, k, n, avoided });
         }
         // No candidate: what an empty list leads to.
-        OneSite::None => return pass_or_none(p, vm, rng, me),
+        OneSite::None => return Ok(pass_or_none(p, vm, rng, me)?.map(|mv| (mv, false))),
         OneSite::List => {}
     }
     let mut c = std::mem::take(&mut vm.candidates);
-    let r = draw_listed_or_refused(p, vm, rng, &mut c, refused);
+    let r = draw_listed_or_refused(p, vm, rng, &mut c, refused, make);
     vm.candidates = c;
     r
 }
@@ -315,7 +330,8 @@ fn draw_listed_or_refused(
     rng: &mut impl rand::Rng,
     c: &mut Candidates,
     refused: Option<Refused>,
-) -> Res<Option<Move>> {
+    make: bool,
+) -> Res<Option<(Move, bool)>> {
     c.clear();
     let me = vm.pos.turn.to_move;
     if let Some(Refused { mv, k, n, avoided }) = refused {
@@ -337,26 +353,27 @@ fn draw_listed_or_refused(
     }
     while let Some((mv, number)) = c.draw(rng) {
         if c.mostly_refused() {
-            return draw_listed(p, vm, rng, c);
+            return Ok(draw_listed(p, vm, rng, c)?.map(|mv| (mv, false)));
         }
-        if p.moves[mv.def as usize].needs_trial && !trial_kept(p, vm, mv, me, true)? {
+        let tried = p.moves[mv.def as usize].needs_trial;
+        if tried && !try_drawn(p, vm, mv, me, make)? {
             c.refuse(number);
             continue;
         }
         if p.avoids.is_empty() {
-            return Ok(Some(mv));
+            return Ok(Some((mv, make && tried)));
         }
         // `avoid`: a move whose result it names is drawn only if all are.
         c.refuse(number);
         if !violates_avoid(p, vm, mv, true)? {
-            return Ok(Some(mv));
+            return Ok(Some((mv, false)));
         }
         c.avoided.push(mv);
     }
     if !c.avoided.is_empty() {
-        return Ok(Some(c.avoided[rng.gen_range(0..c.avoided.len())]));
+        return Ok(Some((c.avoided[rng.gen_range(0..c.avoided.len())], false)));
     }
-    pass_or_none(p, vm, rng, me)
+    Ok(pass_or_none(p, vm, rng, me)?.map(|mv| (mv, false)))
 }
 
 /// The draw of a player with no legal move: a pass if the rules say
@@ -413,26 +430,50 @@ fn leaf(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, n: u128, sink: &mut 
     Ok(())
 }
 
-/// Whether making `mv` as `mover` succeeds (the position is restored).
-pub(crate) fn trial(p: &Program, vm: &mut Vm, mv: Move, mover: u8) -> Res<bool> {
-    trial_kept(p, vm, mv, mover, false)
+/// Tries a move drawn by [`draw_move`] as the player to move: with `make`,
+/// a legal one is left made by its statements; without, what it made is
+/// kept for making it next.
+#[inline(always)]
+fn try_drawn(p: &Program, vm: &mut Vm, mv: Move, me: u8, make: bool) -> Res<bool> {
+    trial_kept(p, vm, mv, me, if make { Keep::Made } else { Keep::Kept })
 }
 
-/// As [`trial`]; with `keep`, a move that succeeds keeps what its statements
-/// made, for making it next (see [`crate::engine::vm::Tried`]). What draws
-/// around the trial draws on as if it had not been made.
-fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: bool) -> Res<bool> {
+/// Whether making `mv` as `mover` succeeds (the position is restored).
+pub(crate) fn trial(p: &Program, vm: &mut Vm, mv: Move, mover: u8) -> Res<bool> {
+    trial_kept(p, vm, mv, mover, Keep::No)
+}
+
+/// What a trial that succeeds as the player to move leaves: nothing (the
+/// position restored), what its statements made kept for making the move
+/// next ([`crate::engine::vm::Tried`]), or the move made by its statements
+/// (what follows them is the caller's: `play::finish_made`).
+#[derive(Clone, Copy, PartialEq)]
+enum Keep {
+    No,
+    Kept,
+    Made,
+}
+
+/// As [`trial`], the success of a trial as the player to move left as
+/// `keep` says. What draws around the trial draws on as if it had not been
+/// made (unless it is left made).
+fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: Keep) -> Res<bool> {
     let saved = vm.pos.turn.to_move;
     let (frame, draws) = (vm.f, vm.draws);
     vm.pos.turn.to_move = mover;
     let r = try_statements(p, vm, mv);
     let ok = match r {
         Ok(()) => {
-            let keep = keep && mover == saved;
-            if keep {
-                vm.keep_tried_and_undo(mv);
-            } else {
-                vm.undo();
+            match keep {
+                // Drawn as the player to move: the move is theirs.
+                Keep::Made => {
+                    debug_assert_eq!(mover, saved, "a move left made is the mover's");
+                    return Ok(true);
+                }
+                Keep::Kept if mover == saved => vm.keep_tried_and_undo(mv),
+                _ => {
+                    vm.undo();
+                }
             }
             true
         }
