@@ -71,8 +71,11 @@ pub fn play_one(game: &Arc<Game>, agents: &[AgentSpec], seed: u64, play: Play) -
 }
 
 /// Plays the game `e` begins (from `seed`) between `agents`.
+/// Mixed into a game's seed for its agents' generator.
+const AGENTS_SEED: u64 = 0x5eed_0fa9_e475;
+
 fn play_game(mut e: Engine, agents: &[AgentSpec], seed: u64, play: Play) -> Result<GameResult, String> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0fa9_e475);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ AGENTS_SEED);
     let mut plies = 0;
     while plies < play.max_plies {
         let seat = e.to_move() as usize;
@@ -82,6 +85,16 @@ fn play_game(mut e: Engine, agents: &[AgentSpec], seed: u64, play: Play) -> Resu
         }
         if crate::ai::interrupted() {
             return Err("interrupted".into());
+        }
+        // A random move where the rules draw no numbers is the move `choose`
+        // would draw, drawn and made in one call (a move that must be tried
+        // is made by its trial).
+        if matches!(spec.kind, crate::ai::Kind::Random) && !e.game.chance {
+            match e.play_random(&mut rng).map_err(|h| h.to_string())? {
+                Some(_) => plies += 1,
+                None => break,
+            }
+            continue;
         }
         match choose(spec, &mut e, &mut rng).map_err(|h| h.to_string())? {
             Some(c) => e.apply(c.mv).map_err(|h| h.to_string())?,
@@ -227,5 +240,43 @@ impl Report {
         }
         s.push('\n');
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Kind;
+    use crate::compile::{Config, compile_file};
+
+    /// A random agent's move in rules that draw no numbers is drawn and made
+    /// in one call (`Engine::play_random`): the game `choose` then `apply`
+    /// play, move for move, in rules whose moves must be tried and whose
+    /// draws are often refused by the trial; games played to their end, and
+    /// stopped at a most of plies.
+    #[test]
+    fn a_random_agent_plays_as_chosen_then_made() {
+        let cfg = Config { variants: vec![], settings: vec![("k".into(), "4".into())] };
+        let g = Arc::new(compile_file("tests/engine/where-then-trial.mancala", &cfg).unwrap());
+        assert!(!g.chance);
+        let spec = AgentSpec { kind: Kind::Random, budget: Default::default() };
+        let mut lengths = Vec::new();
+        for (seed, most) in (0..20).flat_map(|seed| [(seed, 300), (seed, 7)]) {
+            let play = Play { max_plies: most, opening: 0 };
+            let played = play_one(&g, &[spec], seed, play).unwrap();
+            let mut e = Engine::with_seed(g.clone(), seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ AGENTS_SEED);
+            let mut plies = 0;
+            while plies < play.max_plies {
+                let Some(c) = choose(spec, &mut e, &mut rng).unwrap() else { break };
+                e.apply(c.mv).unwrap();
+                plies += 1;
+            }
+            assert_eq!(played.plies, plies, "seed {seed}, at most {most}: plies");
+            assert_eq!(played.scores, e.scores().unwrap(), "seed {seed}, at most {most}: scores");
+            assert_eq!(played.finished, e.outcome().unwrap().is_some(), "seed {seed}, at most {most}: ended");
+            lengths.push(plies);
+        }
+        assert!(lengths.iter().any(|&n| n != lengths[0]), "the seeds play one game: {lengths:?}");
     }
 }
