@@ -70,10 +70,10 @@ pub fn play_one(game: &Arc<Game>, agents: &[AgentSpec], seed: u64, play: Play) -
     play_game(e, agents, seed, play)
 }
 
-/// Plays the game `e` begins (from `seed`) between `agents`.
 /// Mixed into a game's seed for its agents' generator.
 const AGENTS_SEED: u64 = 0x5eed_0fa9_e475;
 
+/// Plays the game `e` begins (from `seed`) between `agents`.
 fn play_game(mut e: Engine, agents: &[AgentSpec], seed: u64, play: Play) -> Result<GameResult, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ AGENTS_SEED);
     let mut plies = 0;

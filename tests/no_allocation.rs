@@ -1,5 +1,5 @@
-//! The hot path (legal moves, apply, undo, and the random agent's choice)
-//! allocates nothing once warm. A
+//! The hot path (legal moves, apply, undo, the random agent's choice, and
+//! random moves drawn and made in one call) allocates nothing once warm. A
 //! counting allocator wraps the system one in this test binary, which holds
 //! this one test only, so nothing else allocates while it counts.
 
@@ -111,5 +111,32 @@ fn legal_moves_apply_and_undo_allocate_nothing_once_warm() {
         COUNTING.store(false, Ordering::Relaxed);
         let n = ALLOCATIONS.load(Ordering::Relaxed);
         assert_eq!(n, 0, "{rules} {variants:?}: {n} allocations in {made} moves of the random agent");
+    }
+
+    // Random moves drawn and made in one call (`play_random`), in rules
+    // whose moves must be tried (a lap limit) as well: a move is left made
+    // by its trial, nothing kept or copied.
+    for (rules, variants) in [("rules/jongkak.mancala", &[][..]), ("rules/kalah.mancala", &["standard"][..])] {
+        let cfg = Config { variants: variants.iter().map(|v| v.to_string()).collect(), settings: vec![] };
+        let mut e = Engine::new(Arc::new(compile_file(rules, &cfg).unwrap())).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let mut play = |e: &mut Engine| {
+            let mut made = 0;
+            for _ in 0..3000 {
+                match e.play_random(&mut rng).unwrap() {
+                    Some(_) => made += 1,
+                    None => while e.undo() {},
+                }
+            }
+            made
+        };
+        play(&mut e);
+        ALLOCATIONS.store(0, Ordering::Relaxed);
+        COUNTING.store(true, Ordering::Relaxed);
+        let made = play(&mut e);
+        COUNTING.store(false, Ordering::Relaxed);
+        let n = ALLOCATIONS.load(Ordering::Relaxed);
+        assert!(made > 1000, "{rules}: only {made} moves made");
+        assert_eq!(n, 0, "{rules} {variants:?}: {n} allocations in {made} moves drawn and made by play_random");
     }
 }
