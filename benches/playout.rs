@@ -126,10 +126,10 @@ fn interleaved(e: &mut Engine, moves: &mut Vec<Move>) {
 
 /// Every shipped game and variant: a random game from the start to its end
 /// (moves drawn and made by `play_random`, as MCTS playouts make them: the
-/// games `sample_move` then `apply` play), then undone. Every rule file of `rules/` is found by reading
-/// the folder, with its defaults and each of its variants (a variant that
-/// needs another is benchmarked with it, as `check` does); the seed games
-/// also at the sizes the README quotes.
+/// games `sample_move` then `apply` play), then undone. Every rule file of
+/// `rules/` is found by reading the folder, with its defaults and each of
+/// its variants (a variant that needs another is benchmarked with it, as
+/// `check` does); the seed games also at the sizes the README quotes.
 fn every_game(c: &mut Criterion) {
     let mut games: Vec<(String, Arc<Game>)> = vec![
         ("cups_4".into(), compile("rules/cups.mancala", &[], &[("cups", "4")])),

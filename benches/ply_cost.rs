@@ -69,7 +69,7 @@ fn main() -> ExitCode {
 }
 
 /// How a random game's moves are drawn and made.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum How {
     /// From the list of legal moves, then `apply`.
     List,

@@ -447,7 +447,7 @@ pub(crate) fn trial(p: &Program, vm: &mut Vm, mv: Move, mover: u8) -> Res<bool> 
 /// position restored), what its statements made kept for making the move
 /// next ([`crate::engine::vm::Tried`]), or the move made by its statements
 /// (what follows them is the caller's: `play::finish_made`).
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum Keep {
     No,
     Kept,
