@@ -80,8 +80,11 @@ fn perft_of_every_game_of_the_library() {
     }
 }
 
-/// Random games of every game and variant of the library, seeded. CI runs
-/// this slice; a long campaign is
+/// Random games of every game and variant of the library, seeded, the moves
+/// drawn then made, or drawn and made in one call: every counter kept, no
+/// count below zero, a drawn move among those listed, an undo back to the
+/// position before, an end to every game. CI runs this slice; a long
+/// campaign is
 /// `SOAK_GAMES=100000 cargo test --release --test library soak -- --nocapture`
 /// (the games and variants side by side on every core; `SOAK_FILES=oware,wari`
 /// soaks only those files).
@@ -111,17 +114,28 @@ fn soak(file: &str, variants: &[String], games: u64) -> String {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let total = e.total_counters() + e.removed();
         let mut plies = 0u64;
+        // Odd seeds draw and make each move in one call (`play_random`, as
+        // MCTS playouts and the random agent do), even ones draw it and then
+        // make it.
+        let in_one_call = seed % 2 == 1;
         loop {
             // Drawn as the random agent and MCTS draw (a move set too large
             // to list, such as Spectral Reapers' orders of colours, sampled);
             // now and then listed too when the list is short, and the draw
             // must be in it (listing tries every candidate: at every ply it
             // would be most of the soak's work).
-            let drawn = e.sample_move(&mut rng).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
-            if plies.is_multiple_of(11)
-                && e.count_moves().unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}")) <= 64
-            {
+            let listed = plies.is_multiple_of(11)
+                && e.count_moves().unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}")) <= 64;
+            if listed {
                 e.legal_moves(&mut moves).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
+            }
+            let before = e.position().clone();
+            let drawn = match in_one_call {
+                true => e.play_random(&mut rng),
+                false => e.sample_move(&mut rng),
+            }
+            .unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
+            if listed {
                 assert_eq!(
                     moves.is_empty(),
                     drawn.is_none(),
@@ -133,8 +147,9 @@ fn soak(file: &str, variants: &[String], games: u64) -> String {
                 );
             }
             let Some(mv) = drawn else { break };
-            let before = e.position().clone();
-            e.apply(mv).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
+            if !in_one_call {
+                e.apply(mv).unwrap_or_else(|h| panic!("{what} seed {seed} ply {plies}: {h}"));
+            }
             assert_eq!(e.total_counters() + e.removed(), total, "{what} seed {seed} ply {plies}: counters");
             assert!(e.position().counts.iter().all(|&c| c >= 0), "{what} seed {seed}: a negative count");
             if plies.is_multiple_of(11) {

@@ -106,8 +106,8 @@ fn compare<T: PartialEq + std::fmt::Debug>(what: &str, new: &Result<T, Halt>, ol
 /// Plays case `i`'s game in both executors, from the same seed, comparing
 /// at every ply the position, its hash, the moves (listed, or counted and
 /// sampled when there are many), the outcome, and what making a move, a
-/// move of no one's and undoing give. Panics at the first difference.
-/// Returns the plies compared.
+/// move of no one's, a move drawn and made in one call and undoing give.
+/// Panics at the first difference. Returns the plies compared.
 pub fn agree(game: Arc<Game>, i: u64) -> u64 {
     let (mut new, mut old) = match (Engine::with_seed(game.clone(), i), RefEngine::with_seed(game.clone(), i)) {
         (Ok(new), Ok(old)) => (new, old),
@@ -155,6 +155,31 @@ pub fn agree(game: Arc<Game>, i: u64) -> u64 {
         let sampled = (new.sample_move(&mut r1), old.sample_move(&mut r2));
         if matches!(compare(&at("drawing a move"), &sampled.0, &sampled.1), Verdict::Stop) || late() {
             return ply as u64;
+        }
+        // The same draw made in one call (`play_random`, as MCTS playouts
+        // and the random agent make their moves: a move found legal by its
+        // trial is left made) on a copy, against the reference's drawn move
+        // made; the reference then takes it back.
+        if let Ok(Some(drawn)) = sampled.1 {
+            let mut copy = new.clone();
+            let played = copy.play_random(&mut rng.clone());
+            let made = old.apply(drawn).map(|()| Some(drawn));
+            let verdict = compare(&at("a move drawn and made in one call"), &played, &made);
+            match (&played, &made) {
+                (Ok(_), Ok(_)) => {
+                    assert_eq!(copy.position(), old.position(), "the executors differ: {}", at("drawn and made"));
+                    assert_eq!(copy.hash(), old.hash(), "the executors differ: {}", at("the hash drawn and made"));
+                }
+                // On an error nothing is made.
+                (Err(_), _) => assert_eq!(copy.position(), new.position(), "{}", at("a move drawn and made in error")),
+                (Ok(_), Err(_)) => {}
+            }
+            if made.is_ok() {
+                assert!(old.undo(), "{}", at("undoing the move drawn and made"));
+            }
+            if matches!(verdict, Verdict::Stop) || late() {
+                return ply as u64;
+            }
         }
         let mv = if n > 1_000 {
             rng = r1;
