@@ -231,6 +231,9 @@ pub(crate) struct Vm {
     /// The sowing tables made for the state, by statement, track and mover
     /// (as `Program::sow_tables`; empty until one is made).
     pub kept: Vec<KeptTable>,
+    /// Beside each of `kept`, tables made for other values of the state,
+    /// for when those values come back.
+    pub spare: Vec<SpareTables>,
     /// Counts the changes of the position and of the moves behind it (each
     /// push and pop of the undo stack), so that a result kept for one
     /// position and history ([`Tried`]) is known to be stale.
@@ -264,11 +267,41 @@ pub(crate) struct SowTable {
 #[derive(Clone, Default)]
 pub(crate) struct KeptTable {
     pub key: Vec<Value>,
+    /// A number for `key`'s values (equal values, equal numbers).
+    pub print: u64,
     /// The state's version when `key` was last found to be its values.
     pub version: u64,
     pub made: bool,
     pub failed: bool,
     pub tab: SowTable,
+}
+
+/// The tables a sowing made for values of the state it no longer has, as
+/// many as [`SpareTables::MOST`], the one kept longest given up first: a
+/// state that goes back to values it had (a round's blocked holes, the same
+/// few patterns game after game; a flag set and cleared) finds its table
+/// made.
+#[derive(Clone, Default)]
+pub(crate) struct SpareTables {
+    pub tables: Vec<KeptTable>,
+    /// The table given up next once there are `MOST`.
+    pub next: usize,
+}
+
+impl SpareTables {
+    pub const MOST: usize = 8;
+
+    /// Keeps `table` (made) among the spares, and leaves in its place one
+    /// whose buffers may be written over: the one given up, or an empty
+    /// one while there are fewer than `MOST`.
+    pub fn keep(&mut self, table: &mut KeptTable) {
+        if self.tables.len() < Self::MOST {
+            self.tables.push(std::mem::take(table));
+        } else {
+            std::mem::swap(table, &mut self.tables[self.next]);
+            self.next = (self.next + 1) % Self::MOST;
+        }
+    }
 }
 
 /// Kept values of the closed parts of the choices' `where`s (see
@@ -346,6 +379,7 @@ impl Clone for Vm {
             bank_keys: self.bank_keys.clone(),
             memo: Memo::new(self.memo.val.len()),
             kept: Vec::new(),
+            spare: Vec::new(),
             history: self.history,
             tried: Tried::default(),
             hook_results: HookResults::default(),
@@ -404,6 +438,7 @@ impl Vm {
             bank_keys: Vec::new(),
             memo: Memo::default(),
             kept: Vec::new(),
+            spare: Vec::new(),
             history: 0,
             tried: Tried::default(),
             hook_results: HookResults::default(),
@@ -570,6 +605,33 @@ fn past_a_move<'a>(lo: i64, hi: i64, names: impl FnOnce() -> (&'a str, &'a str))
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Spare tables: kept in turn until there are `MOST`, then the one kept
+    /// longest given up for each kept, its buffers handed back to be
+    /// written over.
+    #[test]
+    fn spare_tables_give_up_the_one_kept_longest() {
+        let table = |k: i64| KeptTable { key: vec![Value::Int(k)], made: true, ..KeptTable::default() };
+        let mut spare = SpareTables::default();
+        let mut handed = Vec::new();
+        for k in 0..SpareTables::MOST as i64 + 3 {
+            let mut t = table(k);
+            spare.keep(&mut t);
+            handed.push(t.key.first().copied());
+        }
+        let keys: Vec<_> = spare.tables.iter().map(|t| t.key[0]).collect();
+        let most = SpareTables::MOST as i64;
+        // Tables 0, 1 and 2 given up, for `most`, `most + 1` and `most + 2`,
+        // in their places.
+        let mut want: Vec<_> = (0..most).map(Value::Int).collect();
+        for k in 0..3 {
+            want[k as usize] = Value::Int(most + k);
+        }
+        assert_eq!(keys, want);
+        let mut given: Vec<_> = (0..most).map(|_| None).collect();
+        given.extend((0..3).map(|k| Some(Value::Int(k))));
+        assert_eq!(handed, given);
+    }
 
     /// A Vm after a trial of `mv` that emptied site 0 into site 1 (the
     /// position pushed, changed, kept, and undone, as `movegen` tries).

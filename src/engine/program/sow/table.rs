@@ -2,7 +2,8 @@
 //! made once per statement, track and mover for the skips fixed when the
 //! game is compiled, and, when the other skips read only state, made for
 //! that state's values and kept in the machine until they change
-//! (`Sow::keep_table`). A skip of the commonest such shape, a condition
+//! (`Sow::keep_table`), and a few made for earlier values beside it, for
+//! when those come back. A skip of the commonest such shape, a condition
 //! kept for each site (`skip it is pit and burnt(it)`), is read in place
 //! while the table is made ([`FlagSkip`]).
 
@@ -13,7 +14,7 @@ use super::super::state::StateRead;
 use super::super::{Lower, Program};
 use super::{OFF, Sow, all_skipped};
 use crate::engine::game::{BinOp, Expr, SiteId, Track, Type, Value};
-use crate::engine::vm::{Fault, KeptTable, Res, SowTable, Vm};
+use crate::engine::vm::{Fault, KeptTable, Res, SowTable, SpareTables, Vm};
 
 impl SowTable {
     /// A statement's fixed table for `track` (never changed once made, so
@@ -101,6 +102,28 @@ fn sow_table<'p>(
     }
     let _ = cell.set(SowTable::new(&skipped, track, track.position.len()));
     Ok(cell.get().expect("set just above"))
+}
+
+/// A number for the state at `ranges` of `vars`: tables made for values of
+/// another number were made for other values (those of the same number
+/// are compared value by value, [`same_state`]). One pass, where comparing
+/// a table's values took as long for each table.
+fn state_print(ranges: &[(usize, usize)], vars: &[Value]) -> u64 {
+    let mut h = 0u64;
+    for &(a, l) in ranges {
+        for &v in &vars[a..a + l] {
+            let x = match v {
+                Value::None => u64::MAX,
+                Value::Int(n) => n as u64,
+                Value::Bool(b) => b as u64,
+                Value::Player(p) => p as u64,
+                Value::Site(s) | Value::Set(s) | Value::Track(s) => s as u64,
+                Value::Mask(m) => m,
+            };
+            h = (h.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    h
 }
 
 /// Whether the state at `ranges` of `vars` is still `key`.
@@ -197,8 +220,9 @@ impl Sow {
     }
 
     /// [`keep_table`](Self::keep_table) when the state's version is not the
-    /// table's: the values compared, and the table made again if they
-    /// differ.
+    /// table's: the values compared, with the table's and then with the
+    /// spares' (see [`SpareTables`]), and the table made again if none has
+    /// them.
     #[inline(never)]
     fn make_table(
         &self,
@@ -209,9 +233,24 @@ impl Sow {
     ) -> bool {
         if vm.kept.len() <= at {
             vm.kept.resize_with(p.sow_tables.len(), KeptTable::default);
+            vm.spare.resize_with(p.sow_tables.len(), SpareTables::default);
         }
         let mut kept = std::mem::take(&mut vm.kept[at]);
-        if !(kept.made && same_state(&kept.key, ranges, &vm.pos.vars)) {
+        let (spare, vars) = (&mut vm.spare[at], &vm.pos.vars);
+        let print = state_print(ranges, vars);
+        let holds = |t: &KeptTable| t.made && t.print == print && same_state(&t.key, ranges, vars);
+        // Made for these values before, perhaps kept among the spares
+        // (then taken back, the table in use kept in its place).
+        let made = holds(&kept)
+            || spare.tables.iter().position(holds).is_some_and(|i| {
+                std::mem::swap(&mut kept, &mut spare.tables[i]);
+                true
+            });
+        if !made {
+            if kept.made {
+                spare.keep(&mut kept);
+            }
+            kept.print = print;
             kept.key.clear();
             for &(a, l) in ranges {
                 kept.key.extend_from_slice(&vm.pos.vars[a..a + l]);
