@@ -38,7 +38,16 @@ pub(super) enum OneSite {
 /// them would give for the same number drawn: the move and k (a move that
 /// must be tried is tried by the caller).
 pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, me: u8) -> Res<OneSite> {
-    let Some(&Some(d)) = p.only_move.get(vm.pos.turn.phase as usize) else { return Ok(OneSite::List) };
+    let phase = vm.pos.turn.phase as usize;
+    // No `where` but a least count, and a set fixed for each player: its
+    // sites and the count, known since the rules were compiled.
+    if let Some(Some(l)) = p.drawn.get(phase)
+        && let Some(&id) = l.sets.get(me as usize)
+    {
+        vm.f = Frame::new(me);
+        return draw_of_set(p, vm, rng, l.def, l.least, id);
+    }
+    let Some(&Some(d)) = p.only_move.get(phase) else { return Ok(OneSite::List) };
     let (d, def) = (d as usize, &p.moves[d as usize]);
     if !def.one_site {
         return Ok(OneSite::List);
@@ -75,19 +84,33 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
         return asked_sites(p, vm, rng, (def, d as u16, c, filter), set);
     };
     let SetV::Fixed(id) = set.get(p, vm)? else { return Ok(OneSite::List) };
+    draw_of_set(p, vm, rng, d as u16, least, id)
+}
+
+/// [`draw_one_site`]'s draw among the sites of the fixed set `id` for
+/// declaration `d`, a site holding `least` counters or more, if given.
+#[inline(always)]
+fn draw_of_set(
+    p: &Program,
+    vm: &mut Vm,
+    rng: &mut impl rand::Rng,
+    d: u16,
+    least: Option<i32>,
+    id: u16,
+) -> Res<OneSite> {
     let sites = &p.game.sets[id as usize];
     vm.spend(sites.len() as u64)?;
     let Some(least) = least else {
         if sites.is_empty() {
             return Ok(OneSite::List);
         }
-        if def.needs_trial {
+        if p.moves[d as usize].needs_trial {
             // The candidates to draw from again, should this one be refused.
             vm.picked.clear();
             vm.picked.extend_from_slice(sites);
         }
         let k = rng.gen_range(0..sites.len() as u64) as usize;
-        return Ok(OneSite::Drawn { def: d as u16, site: sites[k], k: k as u32, n: sites.len() as u32 });
+        return Ok(OneSite::Drawn { def: d, site: sites[k], k: k as u32, n: sites.len() as u32 });
     };
     if !vm.banks.is_empty() {
         for &s in sites {
@@ -110,7 +133,7 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
         return Ok(OneSite::List);
     }
     let k = rng.gen_range(0..n as u64) as usize;
-    Ok(OneSite::Drawn { def: d as u16, site: picked[k], k: k as u32, n: n as u32 })
+    Ok(OneSite::Drawn { def: d, site: picked[k], k: k as u32, n: n as u32 })
 }
 
 /// [`draw_one_site`] for a `where` of another shape: each site of the

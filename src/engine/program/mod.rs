@@ -328,9 +328,11 @@ pub(crate) struct MoveProg {
 
 /// A phase's only move when it chooses a site of a set fixed for each
 /// player (a declared set, or the mover's sites of a kind), with no `where`
-/// but a least count (`count(h) > 1`), and no trial: its moves are that
-/// set's sites (those holding counters, if it sows them; that many, with
-/// such a `where`), listed without the general search (`movegen::legal_moves`).
+/// but a least count (`count(h) > 1`): its candidates are that set's sites
+/// (those holding counters, if it sows them; that many, with such a
+/// `where`), drawn from without the general search (`movegen::draw_move`)
+/// and, when the move needs no trial, listed so (`movegen::legal_moves`).
+#[derive(Clone)]
 pub(crate) struct Listed {
     pub def: u16,
     /// The set, by the player to move.
@@ -461,9 +463,10 @@ impl MoveProg {
 impl Listed {
     fn new(moves: &[MoveProg], d: u16, np: usize) -> Option<Listed> {
         let def = &moves[d as usize];
-        let c = def.choices.first().filter(|c| {
-            def.one_site && !def.needs_trial && c.guard.is_none() && c.waiver.is_none() && c.cases.is_none()
-        })?;
+        let c = def
+            .choices
+            .first()
+            .filter(|c| def.one_site && c.guard.is_none() && c.waiver.is_none() && c.cases.is_none())?;
         let least = def.least_count(c, c.filter.as_ref())?;
         let sets: Box<[u16]> = match &c.domain {
             ChoiceDomain::Set(SetOpnd::Fixed(id)) => vec![*id; np].into(),
@@ -494,8 +497,12 @@ pub struct Program {
     pub(crate) moves: Vec<MoveProg>,
     /// Each phase's move declaration, when it is the phase's only one.
     pub(crate) only_move: Vec<Option<u16>>,
-    /// Each phase's only move, when it is listed by a plain loop over a set.
+    /// Each phase's only move, when it is listed by a plain loop over a set
+    /// (it needs no trial).
     pub(crate) listed: Vec<Option<Listed>>,
+    /// Each phase's only move, when it is drawn from a set's sites by a
+    /// plain loop (tried when drawn, if it must be).
+    pub(crate) drawn: Vec<Option<Listed>>,
     pub(crate) avoids: Vec<Opnd>,
     pub(crate) ends: Vec<EndProg>,
     pub(crate) rounds: Vec<EndProg>,
@@ -662,7 +669,9 @@ impl Program {
                 }
             })
             .collect();
-        let listed = only_move.iter().map(|d| Listed::new(&moves, (*d)?, g.players.len())).collect();
+        let drawn: Vec<Option<Listed>> =
+            only_move.iter().map(|d| Listed::new(&moves, (*d)?, g.players.len())).collect();
+        let listed = drawn.iter().map(|l| l.clone().filter(|l| !moves[l.def as usize].needs_trial)).collect();
         let sow_tables = (0..l.sow_cells).map(|_| OnceLock::new()).collect();
         let owners = g.sites.iter().map(|s| s.owner.map_or(super::vm::NONE, |o| o as i64)).collect();
         let kinds = g.sites.iter().map(|s| s.kind.index() as u8).collect();
@@ -671,6 +680,7 @@ impl Program {
             moves,
             only_move,
             listed,
+            drawn,
             avoids,
             ends,
             rounds,
