@@ -114,9 +114,12 @@ fn legal_moves_apply_and_undo_allocate_nothing_once_warm() {
     }
 
     // Random moves drawn and made in one call (`play_random`), in rules
-    // whose moves must be tried (a lap limit) as well: a move is left made
-    // by its trial, nothing kept or copied.
-    for (rules, variants) in [("rules/jongkak.mancala", &[][..]), ("rules/kalah.mancala", &["standard"][..])] {
+    // whose moves must be tried (a lap limit) as well, and with an `avoid`
+    // (Kalah's defaults): a move is left made by its trial or by the
+    // `avoid`s' look at it, nothing kept or copied.
+    let cases: [(&str, &[&str]); 3] =
+        [("rules/jongkak.mancala", &[]), ("rules/kalah.mancala", &["standard"]), ("rules/kalah.mancala", &[])];
+    for (rules, variants) in cases {
         let cfg = Config { variants: variants.iter().map(|v| v.to_string()).collect(), settings: vec![] };
         let mut e = Engine::new(Arc::new(compile_file(rules, &cfg).unwrap())).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(2);

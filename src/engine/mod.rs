@@ -442,8 +442,9 @@ impl Engine {
         // What follows has the work budget of a move made by `apply`.
         self.vm.fuel = FUEL;
         match made {
-            true => play::finish_made(&self.prog, &mut self.vm),
-            false => play::apply_frame(&self.prog, &mut self.vm, mv),
+            movegen::Made::Whole => Ok(()),
+            movegen::Made::Statements => play::finish_made(&self.prog, &mut self.vm),
+            movegen::Made::No => play::apply_frame(&self.prog, &mut self.vm, mv),
         }
         .map_err(Fault::halt)?;
         Ok(Some(mv))

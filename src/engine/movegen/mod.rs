@@ -179,7 +179,7 @@ pub(crate) fn legal_moves(p: &Program, vm: &mut Vm, out: &mut Vec<Move>) -> Res<
     let mut bad = std::mem::take(&mut vm.avoided);
     bad.clear();
     for &mv in out.iter() {
-        match violates_avoid(p, vm, mv, false) {
+        match violates_avoid(p, vm, mv, Then::Undo) {
             Ok(b) => bad.push(b),
             Err(e) => {
                 vm.avoided = bad;
@@ -195,14 +195,27 @@ pub(crate) fn legal_moves(p: &Program, vm: &mut Vm, out: &mut Vec<Move>) -> Res<
     Ok(())
 }
 
-/// Whether an `avoid` names what making `mv` leads to (the position is
-/// restored). With `keep`, a move no `avoid` names is kept whole, for
-/// making it next (see [`crate::engine::vm::Tried`]): a move drawn is
-/// then made once, not twice.
-fn violates_avoid(p: &Program, vm: &mut Vm, mv: Move, keep: bool) -> Res<bool> {
+/// What [`violates_avoid`] does with a move no `avoid` names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Then {
+    /// Takes it back.
+    Undo,
+    /// Keeps it whole for making it next (see [`crate::engine::vm::Tried`])
+    /// and takes it back: a move drawn is then made once, not twice.
+    Keep,
+    /// Leaves it made: the frame, locals and draws as the `avoid`s leave
+    /// them (whatever runs next, a move, a listing or a score, sets them
+    /// before it reads them).
+    Leave,
+}
+
+/// Whether an `avoid` names what making `mv` leads to: a move one names
+/// is taken back, one none names is dealt with as `then` says.
+fn violates_avoid(p: &Program, vm: &mut Vm, mv: Move, then: Then) -> Res<bool> {
     apply_frame(p, vm, mv)?;
-    // As the move left them: asking the `avoid`s may change them.
-    if keep {
+    // As the move left them, for making it from the keeping: asking the
+    // `avoid`s may change them.
+    if then == Then::Keep {
         vm.keep_frame();
     }
     let mut bad = false;
@@ -219,10 +232,12 @@ fn violates_avoid(p: &Program, vm: &mut Vm, mv: Move, keep: bool) -> Res<bool> {
             }
         }
     }
-    if keep && !bad {
-        vm.keep_made_and_undo(mv, true);
-    } else {
-        vm.undo();
+    match (bad, then) {
+        (false, Then::Keep) => vm.keep_made_and_undo(mv, true),
+        (false, Then::Leave) => {}
+        _ => {
+            vm.undo();
+        }
     }
     Ok(bad)
 }
@@ -272,20 +287,42 @@ pub(crate) fn sample_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng) ->
     Ok(draw_move(p, vm, rng, false)?.map(|(mv, _)| mv))
 }
 
-/// The move [`sample_move`] draws, from the same draws, and whether it was
-/// left made. With `make`, a drawn move that must be tried is left made by
-/// its trial: its statements, not what follows them (the caller's, by
-/// `play::finish_made`); without, what the trial made is kept for making
-/// the move next (see [`crate::engine::vm::Tried`]). Rules with an `avoid`
-/// look at a move's result after its trial: there the trial is kept
-/// whatever `make` says. Inlined: a call of its own cost a short
-/// game's sampled ply 1% (`make` is known where it is called).
+/// How much of a move [`draw_move`] drew it left made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Made {
+    /// Nothing: the position is as it was.
+    No,
+    /// Its statements, by the trial that found it legal: what follows them
+    /// is the caller's (`play::finish_made`).
+    Statements,
+    /// The whole move, made to ask the `avoid`s of its result.
+    Whole,
+}
+
+/// The move [`sample_move`] draws, from the same draws, and how much of it
+/// was left made. With `make`, a drawn move that must be tried is left made
+/// by its trial: its statements, not what follows them (the caller's, by
+/// `play::finish_made`); in rules with an `avoid`, which looks at a move's
+/// whole result, the whole move made for it. Without, what was made is
+/// kept for making the move next (see [`crate::engine::vm::Tried`]).
+/// Inlined: a call of its own cost a short game's sampled ply 1% (`make`
+/// is known where it is called).
 #[inline(always)]
-pub(crate) fn draw_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, make: bool) -> Res<Option<(Move, bool)>> {
+pub(crate) fn draw_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, make: bool) -> Res<Option<(Move, Made)>> {
     if vm.pos.turn.ended {
         return Ok(None);
     }
     let me = vm.pos.turn.to_move;
+    // What is left made of a legal move drawn (`Made::No` for one that
+    // needs no trial and no `avoid`, known below): its statements, by its
+    // trial; with an `avoid`, the whole move its `avoid`s were asked of.
+    let (then, made) = match (make, p.avoids.is_empty()) {
+        (false, _) => (Then::Keep, Made::No),
+        (true, true) => (Then::Keep, Made::Statements),
+        (true, false) => (Then::Leave, Made::Whole),
+    };
+    // With an `avoid`, a trial keeps what it made for making the move
+    // whole, to ask the `avoid`s.
     let make = make && p.avoids.is_empty();
     // Most draws end here, with one site drawn and no list: the reused
     // lists of candidates are not taken out of the machine, nor emptied.
@@ -296,18 +333,19 @@ pub(crate) fn draw_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, make
             let tried = p.moves[def as usize].needs_trial;
             let legal = !tried || try_drawn(p, vm, mv, me, make)?;
             // A legal move an `avoid` names is set aside, as a list sets it.
-            let avoided = legal && !p.avoids.is_empty() && violates_avoid(p, vm, mv, true)?;
+            let avoided = legal && !p.avoids.is_empty() && violates_avoid(p, vm, mv, then)?;
             if legal && !avoided {
-                return Ok(Some((mv, make && tried)));
+                let untouched = p.avoids.is_empty() && !tried;
+                return Ok(Some((mv, if untouched { Made::No } else { made })));
             }
             refused = Some(Refused { mv, k, n, avoided });
         }
         // No candidate: what an empty list leads to.
-        OneSite::None => return Ok(pass_or_none(p, vm, rng, me)?.map(|mv| (mv, false))),
+        OneSite::None => return Ok(pass_or_none(p, vm, rng, me)?.map(|mv| (mv, Made::No))),
         OneSite::List => {}
     }
     let mut c = std::mem::take(&mut vm.candidates);
-    let r = draw_listed_or_refused(p, vm, rng, &mut c, refused, make);
+    let r = draw_listed_or_refused(p, vm, rng, &mut c, refused, (make, then, made));
     vm.candidates = c;
     r
 }
@@ -330,8 +368,8 @@ fn draw_listed_or_refused(
     rng: &mut impl rand::Rng,
     c: &mut Candidates,
     refused: Option<Refused>,
-    make: bool,
-) -> Res<Option<(Move, bool)>> {
+    (make, then, made): (bool, Then, Made),
+) -> Res<Option<(Move, Made)>> {
     c.clear();
     let me = vm.pos.turn.to_move;
     if let Some(Refused { mv, k, n, avoided }) = refused {
@@ -353,7 +391,7 @@ fn draw_listed_or_refused(
     }
     while let Some((mv, number)) = c.draw(rng) {
         if c.mostly_refused() {
-            return Ok(draw_listed(p, vm, rng, c)?.map(|mv| (mv, false)));
+            return Ok(draw_listed(p, vm, rng, c)?.map(|mv| (mv, Made::No)));
         }
         let tried = p.moves[mv.def as usize].needs_trial;
         if tried && !try_drawn(p, vm, mv, me, make)? {
@@ -361,19 +399,19 @@ fn draw_listed_or_refused(
             continue;
         }
         if p.avoids.is_empty() {
-            return Ok(Some((mv, make && tried)));
+            return Ok(Some((mv, if tried { made } else { Made::No })));
         }
         // `avoid`: a move whose result it names is drawn only if all are.
         c.refuse(number);
-        if !violates_avoid(p, vm, mv, true)? {
-            return Ok(Some((mv, false)));
+        if !violates_avoid(p, vm, mv, then)? {
+            return Ok(Some((mv, made)));
         }
         c.avoided.push(mv);
     }
     if !c.avoided.is_empty() {
-        return Ok(Some((c.avoided[rng.gen_range(0..c.avoided.len())], false)));
+        return Ok(Some((c.avoided[rng.gen_range(0..c.avoided.len())], Made::No)));
     }
-    Ok(pass_or_none(p, vm, rng, me)?.map(|mv| (mv, false)))
+    Ok(pass_or_none(p, vm, rng, me)?.map(|mv| (mv, Made::No)))
 }
 
 /// The draw of a player with no legal move: a pass if the rules say
