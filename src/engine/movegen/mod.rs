@@ -288,7 +288,7 @@ pub(crate) fn sample_move(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng) ->
 }
 
 /// How much of a move [`draw_move`] drew it left made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub(crate) enum Made {
     /// Nothing: the position is as it was.
     No,
