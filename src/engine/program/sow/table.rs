@@ -241,11 +241,11 @@ impl Sow {
         let holds = |t: &KeptTable| t.made && t.print == print && same_state(&t.key, ranges, vars);
         // Made for these values before, perhaps kept among the spares
         // (then taken back, the table in use kept in its place).
-        let made = holds(&kept)
-            || spare.tables.iter().position(holds).is_some_and(|i| {
-                std::mem::swap(&mut kept, &mut spare.tables[i]);
-                true
-            });
+        let mut made = holds(&kept);
+        if !made && let Some(i) = spare.tables.iter().position(holds) {
+            std::mem::swap(&mut kept, &mut spare.tables[i]);
+            made = true;
+        }
         if !made {
             if kept.made {
                 spare.keep(&mut kept);
