@@ -372,6 +372,24 @@ fn faults(file: &str, settings: &[(&str, &str)], seeds: u64) -> Vec<String> {
     messages
 }
 
+/// A relay with a limit on its laps (which makes the rules try its move)
+/// that the options kill, and a rule that goes wrong after the sowing now
+/// and then (tests/engine/dead-relay-errors.mancala): dead as written,
+/// dead only once folded, and alive, both executors try the same moves and
+/// so meet the errors alike, while looking for moves or making one (fuzz
+/// campaign 3012, case 20939: the program spared a trial the rules as
+/// written make, and counted moves where the reference met an error).
+#[test]
+fn a_dead_relay_spares_the_same_trials_in_both_executors() {
+    let file = "tests/engine/dead-relay-errors.mancala";
+    let settings: [&[(&str, &str)]; 3] = [&[], &[("relay", "true"), ("reach", "25")], &[("relay", "true")]];
+    for s in settings {
+        agree(file, &[], s, 30, 200);
+        let met = faults(file, s, 30);
+        assert!(met.len() >= 10, "{s:?}: errors met in only {} of 30 games: {met:?}", met.len());
+    }
+}
+
 /// Which sites' counts the rules read: with some sites set as banks (as
 /// the solver sets the stores), both executors must say alike, after
 /// listing the moves, counting them and making one, whether the rules read

@@ -1,10 +1,8 @@
 //! Which moves must be tried to know whether they are legal: a look at a
-//! move's statements, shared by the compiler (for the rules as written,
-//! which the reference executor follows) and the executor's program (for
-//! the rules folded: a relay whose condition the options make false is no
-//! relay, and its move need not be tried; see `program/fold.rs`).
+//! move's statements by the compiler, for both executors; and which relays
+//! never relay, which the executor's program drops (`program/fold.rs`).
 
-use super::game::{Domain, Expr, Game, Param, Stmt, StmtKind, Value};
+use super::game::{BinOp, Domain, Expr, Game, Param, Relay, Stmt, StmtKind, Value};
 
 /// Whether a move's legality can only be known by making it: a `require`, a
 /// `take N` that may ask for more than there is, or a sowing (of an empty
@@ -52,7 +50,8 @@ pub(crate) fn precheck(body: &[Stmt], params: &[Param], game: &Game) -> (Option<
         && !named(*slot)
         && let Some(i) = params.iter().position(|p| p.slot == *slot && matches!(p.domain, Domain::Set(_)))
     {
-        let tried = relay.as_ref().is_some_and(|r| r.max.is_some()) || each.iter().chain(lap).any(needs_trial);
+        let tried =
+            relay.as_ref().is_some_and(|r| r.max.is_some() && !dead(r)) || each.iter().chain(lap).any(needs_trial);
         if !tried {
             return (Some(i), first + 1);
         }
@@ -62,4 +61,34 @@ pub(crate) fn precheck(body: &[Stmt], params: &[Param], game: &Game) -> (Option<
         }
     }
     (None, 0)
+}
+
+/// Whether a relay never relays: its condition is fixed false by the
+/// options (Moruba's `relay while relay and count(last) > 1` with the
+/// option off), as written (`false`, `false and x`, `false or false`, `not
+/// true`) or once folded, and its limit on laps, worked out before the
+/// first lap, is fixed too (one that is not may go wrong there, and must).
+/// Its move then need not be tried for it: the compiler (for the rules as
+/// written) and the folded program judge alike, so both executors try the
+/// same moves and meet the same errors when they do.
+pub(crate) fn dead(r: &Relay) -> bool {
+    fixed(&r.cond) == Some(false) && r.max.as_ref().is_none_or(|m| matches!(m, Expr::Const(Value::Int(_))))
+}
+
+/// The value of a condition fixed whatever the position, where working it
+/// out asks nothing that can go wrong: `x and false` asks `x`, so is not.
+fn fixed(e: &Expr) -> Option<bool> {
+    match e {
+        Expr::Const(Value::Bool(b)) => Some(*b),
+        Expr::Not(x) => fixed(x).map(|b| !b),
+        Expr::Bin(BinOp::And, a, b) => match fixed(a)? {
+            false => Some(false),
+            true => fixed(b),
+        },
+        Expr::Bin(BinOp::Or, a, b) => match fixed(a)? {
+            true => Some(true),
+            false => fixed(b),
+        },
+        _ => None,
+    }
 }

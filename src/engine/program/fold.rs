@@ -16,13 +16,12 @@
 //! judge the folding by, and for the program without memos or tables.
 
 use crate::engine::game::{BinOp, Expr, Game, Relay, Stmt, StmtKind, Value};
-use crate::engine::precheck::{needs_trial, precheck};
+use crate::engine::precheck::dead;
 
 use super::expr::enc;
 
-/// The game with every expression of its rules folded; a relay whose
-/// condition is then fixed false dropped, and the moves it made the rules
-/// as written try spared their trial.
+/// The game with every expression of its rules folded, and a relay whose
+/// condition is then fixed false dropped.
 pub(super) fn game(g: &Game) -> Game {
     let mut f = g.clone();
     let folder = Folder { g };
@@ -30,24 +29,21 @@ pub(super) fn game(g: &Game) -> Game {
     for m in &mut f.moves {
         drop_dead_relays(&mut m.body);
     }
-    spare_trials(&mut f);
     f
 }
 
 /// A relay whose condition is fixed false never relays (Moruba's `relay
 /// while relay and count(last) > 1` with the option off): the sowing is
-/// one lap, as without it. Dropped only when its limit on laps, which is
-/// worked out before the first lap, is fixed too (one that is not may go
-/// wrong there, and must).
+/// one lap, as without it (see [`dead`]). Its move is tried as the rules as
+/// written say: the compiler spares the trial when it sees the relay dead
+/// as written, and a relay the folding alone kills (`relay while holes >
+/// 20`) keeps it, for a trial runs the move's rules, which may go wrong, and
+/// must where the reference executor's does.
 fn drop_dead_relays(block: &mut [Stmt]) {
     for s in block {
         match &mut s.kind {
             StmtKind::Sow { relay, each, lap, .. } => {
-                let dead = relay.as_ref().is_some_and(|r| {
-                    matches!(r.cond, Expr::Const(Value::Bool(false)))
-                        && r.max.as_ref().is_none_or(|m| matches!(m, Expr::Const(Value::Int(_))))
-                });
-                if dead {
+                if relay.as_ref().is_some_and(|r| dead(r)) {
                     *relay = None;
                 }
                 drop_dead_relays(each);
@@ -61,28 +57,6 @@ fn drop_dead_relays(block: &mut [Stmt]) {
             }
             StmtKind::For { body, .. } => drop_dead_relays(body),
             _ => {}
-        }
-    }
-}
-
-/// A move the rules as written must try (a relay with a limit on its
-/// laps) that needs no trial once folded (the relay dropped): its sowing
-/// can then only fail on an empty site, which the executor checks (see
-/// [`precheck`]). Taken only when the check is of the same choice as the
-/// rules as written check, if they check one (its test of counters may
-/// have been taken out of the `where`).
-fn spare_trials(f: &mut Game) {
-    for d in 0..f.moves.len() {
-        let m = &f.moves[d];
-        if !m.needs_trial {
-            continue;
-        }
-        let (nonempty, rest) = precheck(&m.body, &m.params, f);
-        let tried = m.body[rest..].iter().any(needs_trial);
-        if !tried && m.nonempty.is_none_or(|i| nonempty == Some(i)) {
-            let m = &mut f.moves[d];
-            m.needs_trial = false;
-            m.nonempty = nonempty;
         }
     }
 }
@@ -345,17 +319,20 @@ mod tests {
         compile_file("tests/engine/folds.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)))
     }
 
-    /// A relay whose condition the options make false is dropped, and its
-    /// move, which the rules as written try (the relay has a limit on its
-    /// laps), is not tried but checked for counters. A relay that can
-    /// relay, or whose limit is not fixed (worked out before the first
-    /// lap, it may go wrong), keeps both.
+    /// A relay whose condition the options make false is dropped. Its move
+    /// (a limit on the relay's laps makes the rules try it) is not tried
+    /// but checked for counters when the relay is dead as written (`relay
+    /// and ...`, the option off), in the game and the program alike; one
+    /// only the folding kills (`holes > 20`) is dropped, the move still
+    /// tried in both. A relay that can relay, or whose limit is not fixed
+    /// (worked out before the first lap, it may go wrong), keeps both.
     #[test]
     fn a_relay_that_never_relays_is_dropped_and_its_move_not_tried() {
-        let folded = |limit: &str, settings: &[(&str, &str)]| {
+        let folded = |cond: &str, limit: &str, settings: &[(&str, &str)]| {
             let text = format!(
                 "game \"Dead relay\"
 option relay = false \"a last counter in an occupied pit sows on\"
+option holes = 3 in 1..30 \"holes in a row\"
 players south, north
 pit a[1..3] owner south
 pit b[1..3] owner north
@@ -367,7 +344,7 @@ setup {{
 }}
 move sow \"{{h}}\" {{
   choose h in every pit of mover where count(h) > 0
-  sow h along loop relay while relay and count(last) > 1 at most {limit} laps
+  sow h along loop relay while {cond} and count(last) > 1 at most {limit} laps
 }}
 score p: 0
 "
@@ -378,14 +355,18 @@ score p: 0
             };
             let g = crate::compile::compile_source("t.mancala", &text, &cfg)
                 .unwrap_or_else(|f| panic!("{}", f.render(false)));
-            assert!(g.moves[0].needs_trial && g.moves[0].nonempty == Some(0), "as written: tried, checked");
             let f = game(&g);
             let relays = matches!(&f.moves[0].body[0].kind, StmtKind::Sow { relay: Some(_), .. });
-            (relays, f.moves[0].needs_trial, f.moves[0].nonempty)
+            let (tried, checked) = (f.moves[0].needs_trial, f.moves[0].nonempty);
+            assert_eq!((g.moves[0].needs_trial, g.moves[0].nonempty), (tried, checked), "as written, as folded");
+            (relays, tried, checked)
         };
-        assert_eq!(folded("6", &[]), (false, false, Some(0)));
-        assert_eq!(folded("6", &[("relay", "true")]), (true, true, Some(0)));
-        assert_eq!(folded("most", &[]), (true, true, Some(0)));
+        assert_eq!(folded("relay", "6", &[]), (false, false, Some(0)));
+        assert_eq!(folded("not (relay or true)", "6", &[]), (false, false, Some(0)));
+        assert_eq!(folded("relay", "6", &[("relay", "true")]), (true, true, Some(0)));
+        assert_eq!(folded("relay", "most", &[]), (true, true, Some(0)));
+        assert_eq!(folded("holes > 20", "6", &[]), (false, true, Some(0)));
+        assert_eq!(folded("holes > 20", "6", &[("holes", "21")]), (true, true, Some(0)));
     }
 
     /// Every part of tests/engine/folds.mancala made of fixed values is
