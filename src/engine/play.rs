@@ -112,7 +112,12 @@ fn after_statements(p: &Program, vm: &mut Vm, mover: u8) -> Res<()> {
 /// Ends the round if a `round`'s condition holds: its statements set up the
 /// next, which the player they `start` begins (else the player to move).
 fn check_rounds(p: &Program, vm: &mut Vm) -> Res<()> {
+    let lead_false = vm.lead_false.take();
     for r in &p.rounds {
+        // Its condition is an `end`'s first term, found false after this move.
+        if r.lead_of.is_some() && r.lead_of == lead_false {
+            continue;
+        }
         if r.cond.get(p, vm).map_err(|e| end_error(p, false, r, e))? != 0 {
             vm.f.start = None;
             run(&r.body, p, vm)?;
@@ -158,8 +163,41 @@ pub(crate) fn try_statements(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
 /// holds is out of line.
 #[inline(always)]
 fn check_ends(p: &Program, vm: &mut Vm) -> Res<()> {
+    if p.led_ends {
+        return check_led_ends(p, vm);
+    }
     for end in &p.ends {
         if end.cond.get(p, vm).map_err(|e| end_error(p, true, end, e))? != 0 {
+            return end_by(p, vm, end);
+        }
+    }
+    if !p.stuck_body.is_empty() {
+        return end_if_stuck(p, vm);
+    }
+    Ok(())
+}
+
+/// [`check_ends`] in a game some of whose `end`s ask a round's condition
+/// first: an `end` that finds it false says so, for the rounds. Out of
+/// line: inlined, it cost the games without such `end`s 3 to 6
+/// instructions a ply, and saved these 16 more.
+#[inline(never)]
+fn check_led_ends(p: &Program, vm: &mut Vm) -> Res<()> {
+    vm.lead_false = None;
+    for (k, end) in p.ends.iter().enumerate() {
+        let holds = match &end.lead {
+            None => end.cond.get(p, vm),
+            // A round's condition first (see `program/leads.rs`).
+            Some((lead, rest)) => match lead.get(p, vm) {
+                Ok(0) => {
+                    vm.lead_false = Some(k as u16);
+                    Ok(0)
+                }
+                Ok(_) => rest.get(p, vm),
+                Err(e) => Err(e),
+            },
+        };
+        if holds.map_err(|e| end_error(p, true, end, e))? != 0 {
             return end_by(p, vm, end);
         }
     }

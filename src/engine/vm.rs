@@ -211,6 +211,9 @@ pub(crate) struct Vm {
     pub avoided: Vec<bool>,
     /// The sites a random move is drawn among (reused buffer).
     pub picked: Vec<SiteId>,
+    /// The `end` whose first `and` term, a round's condition, was found
+    /// false by the `end`s asked after this move (see `program/leads.rs`).
+    pub lead_false: Option<u16>,
     /// Local variables and frames kept aside while `can-move` looks for moves.
     pub saved_locals: Vec<i64>,
     pub saved_sets: Vec<SetV>,
@@ -311,6 +314,7 @@ impl Clone for Vm {
             candidates: Default::default(),
             avoided: vec![],
             picked: vec![],
+            lead_false: None,
             saved_locals: vec![],
             saved_sets: vec![],
             depth: 0,
@@ -370,6 +374,7 @@ impl Vm {
             candidates: Default::default(),
             avoided: vec![],
             picked: vec![],
+            lead_false: None,
             saved_locals: vec![],
             saved_sets: vec![],
             depth: 0,

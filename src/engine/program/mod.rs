@@ -15,6 +15,7 @@ mod cse;
 pub(crate) mod expr;
 mod fold;
 mod hook;
+mod leads;
 mod memo;
 pub(crate) mod narrow;
 pub(crate) mod pin;
@@ -484,9 +485,16 @@ impl Listed {
     }
 }
 
-/// An `end`: its condition, who wins or loses (`winner P`: true), its statements.
+/// An `end` (or a round): its condition, who wins or loses (`winner P`:
+/// true), its statements.
 pub(crate) struct EndProg {
     pub cond: Opnd,
+    /// An `end`'s condition in two parts, its first `and` term and the
+    /// rest, when a round's condition is that term (see `leads.rs`).
+    pub lead: Option<(Opnd, Opnd)>,
+    /// A round's condition that is the first term of this `end`'s: false
+    /// when that `end` found its first term false after this move.
+    pub lead_of: Option<u16>,
     pub verdict: Option<(bool, Opnd)>,
     pub body: Block,
 }
@@ -505,6 +513,8 @@ pub struct Program {
     pub(crate) drawn: Vec<Option<Listed>>,
     pub(crate) avoids: Vec<Opnd>,
     pub(crate) ends: Vec<EndProg>,
+    /// Whether an `end` asks a round's condition first (see `leads.rs`).
+    pub(crate) led_ends: bool,
     pub(crate) rounds: Vec<EndProg>,
     /// `when stuck: end { ... }`: run when the player to move has no move.
     pub(crate) stuck_body: Block,
@@ -630,18 +640,33 @@ impl Program {
             });
         }
         let avoids = g.avoids.iter().map(|(_, c, _)| l.opnd(c)).collect();
+        let (leads, lead_of) =
+            if memos { leads::shared(g) } else { (vec![None; g.ends.len()], vec![None; g.rounds.len()]) };
         let ends = g
             .ends
             .iter()
-            .map(|e| EndProg {
+            .zip(&leads)
+            .map(|(e, lead)| EndProg {
                 cond: l.opnd(&e.cond),
+                lead: lead.as_ref().map(|(a, b)| (l.opnd(a), l.opnd(b))),
+                lead_of: None,
                 verdict: e.verdict.as_ref().map(|(w, x)| (*w, l.opnd(x))),
                 body: l.block(&e.body),
             })
             .collect();
         let stuck_body = l.block(&g.stuck_body);
-        let rounds =
-            g.rounds.iter().map(|e| EndProg { cond: l.opnd(&e.cond), verdict: None, body: l.block(&e.body) }).collect();
+        let rounds = g
+            .rounds
+            .iter()
+            .zip(lead_of)
+            .map(|(e, lead_of)| EndProg {
+                cond: l.opnd(&e.cond),
+                lead: None,
+                lead_of,
+                verdict: None,
+                body: l.block(&e.body),
+            })
+            .collect();
         let phases: Vec<Vec<(u8, Opnd)>> =
             g.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c, _)| (*to, l.opnd(c))).collect()).collect();
         let phase_changes = phases.iter().any(|ph| !ph.is_empty());
@@ -682,6 +707,7 @@ impl Program {
             listed,
             drawn,
             avoids,
+            led_ends: leads.iter().any(Option::is_some),
             ends,
             rounds,
             stuck_body,
