@@ -185,17 +185,15 @@ fn check_ends(p: &Program, vm: &mut Vm) -> Res<()> {
 fn check_led_ends(p: &Program, vm: &mut Vm) -> Res<()> {
     vm.lead_false = None;
     for (k, end) in p.ends.iter().enumerate() {
-        let holds = match &end.lead {
-            None => end.cond.get(p, vm),
-            // A round's condition first (see `program/leads.rs`).
-            Some((lead, rest)) => match lead.get(p, vm) {
-                Ok(0) => {
-                    vm.lead_false = Some(k as u16);
-                    Ok(0)
-                }
-                Ok(_) => rest.get(p, vm),
-                Err(e) => Err(e),
-            },
+        // With a `rest`, `cond` is a round's condition, asked first (see
+        // `program/leads.rs`).
+        let holds = match (end.cond.get(p, vm), &end.rest) {
+            (Ok(0), Some(_)) => {
+                vm.lead_false = Some(k as u16);
+                Ok(0)
+            }
+            (Ok(_), Some(rest)) => rest.get(p, vm),
+            (first, _) => first,
         };
         if holds.map_err(|e| end_error(p, true, end, e))? != 0 {
             return end_by(p, vm, end);

@@ -111,7 +111,7 @@ score p: count(store(p))
     fn a_round_shares_the_first_term_of_an_end() {
         let shared = |round: &str, ends: &str| {
             let p = program(round, ends);
-            let leads: Vec<bool> = p.ends.iter().map(|e| e.lead.is_some()).collect();
+            let leads: Vec<bool> = p.ends.iter().map(|e| e.rest.is_some()).collect();
             (leads, p.rounds[0].lead_of, p.led_ends)
         };
         let empty = "count(every pit of next) == 0";

@@ -488,10 +488,11 @@ impl Listed {
 /// An `end` (or a round): its condition, who wins or loses (`winner P`:
 /// true), its statements.
 pub(crate) struct EndProg {
+    /// The condition; of an `end` with a `rest`, its first `and` term.
     pub cond: Opnd,
-    /// An `end`'s condition in two parts, its first `and` term and the
-    /// rest, when a round's condition is that term (see `leads.rs`).
-    pub lead: Option<(Opnd, Opnd)>,
+    /// The rest of an `end`'s condition after its first `and` term, when a
+    /// round's condition is that term (see `leads.rs`).
+    pub rest: Option<Opnd>,
     /// A round's condition that is the first term of this `end`'s: false
     /// when that `end` found its first term false after this move.
     pub lead_of: Option<u16>,
@@ -647,8 +648,8 @@ impl Program {
             .iter()
             .zip(&leads)
             .map(|(e, lead)| EndProg {
-                cond: l.opnd(&e.cond),
-                lead: lead.as_ref().map(|(a, b)| (l.opnd(a), l.opnd(b))),
+                cond: l.opnd(lead.as_ref().map_or(&e.cond, |(first, _)| first)),
+                rest: lead.as_ref().map(|(_, rest)| l.opnd(rest)),
                 lead_of: None,
                 verdict: e.verdict.as_ref().map(|(w, x)| (*w, l.opnd(x))),
                 body: l.block(&e.body),
@@ -661,7 +662,7 @@ impl Program {
             .zip(lead_of)
             .map(|(e, lead_of)| EndProg {
                 cond: l.opnd(&e.cond),
-                lead: None,
+                rest: None,
                 lead_of,
                 verdict: None,
                 body: l.block(&e.body),
