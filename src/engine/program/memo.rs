@@ -93,6 +93,12 @@ impl Info {
 const LARGE: u32 = 16;
 
 impl Lower<'_> {
+    /// Whether `e` is closed: it reads no local variable, draws nothing and
+    /// calls nothing (its value is the position's, during a search for moves).
+    pub(super) fn closed(&self, e: &Expr) -> bool {
+        self.scan(e, &mut Vec::new()).closed()
+    }
+
     /// Lowers a choice's `where`, its closed parts behind memos.
     pub(crate) fn filter(&mut self, e: &Expr) -> super::expr::Opnd {
         self.filter_kept(e, true)

@@ -20,6 +20,13 @@
 //! the pin; the loops of a move's only site (`movegen/sites.rs`) ask the
 //! `where` as before.
 //!
+//! A pinned choice after another is pinned again at each value of the one
+//! before (Omweso's and Bao's direction, at each hole). When no `E` reads a
+//! local variable (`acw[mover]`, not `stacked(a)`), the `E`s are the same
+//! at every one: the position does not change during a search for moves
+//! (see `memo.rs`), nor does the mover. Their values are then kept in
+//! memos for the search and worked out once in it.
+//!
 //! An `E` that draws a number or calls a hook, or reads the choice or a
 //! part the `where` keeps (`cse.rs`), is not pinned (it would be asked once
 //! more, or read what the look-up cannot know); one that goes wrong when
@@ -44,6 +51,10 @@ pub(crate) struct Pin {
     /// wrong: asked of a value that is none of those named, for the error
     /// they may meet, their value ignored (the `where` fails either way).
     prefix: Option<Opnd>,
+    /// The first of the memos the values are kept in during a search for
+    /// moves, one a value, when none reads a local variable (see the top
+    /// of this file).
+    kept: Option<usize>,
 }
 
 /// The values a pinned `where` names, worked out for the values of a choice
@@ -73,8 +84,17 @@ impl Pin {
         if !vm.banks.is_empty() {
             return None;
         }
+        let n = self.values.len();
+        let mut out = Pinned { n, values: [0; MOST_PINNED], prefix: self.prefix.as_ref() };
+        let search = vm.memo.search;
+        let kept = self.kept.filter(|_| search != 0);
+        if let Some(m) = kept
+            && vm.memo.stamp[m] == search
+        {
+            out.values[..n].copy_from_slice(&vm.memo.val[m..m + n]);
+            return Some(out);
+        }
         let fuel = vm.fuel;
-        let mut out = Pinned { n: self.values.len(), values: [0; MOST_PINNED], prefix: self.prefix.as_ref() };
         for (v, e) in out.values.iter_mut().zip(self.values.iter()) {
             match e.get(p, vm) {
                 Ok(x) => *v = x,
@@ -85,6 +105,12 @@ impl Pin {
             }
         }
         vm.fuel = fuel;
+        // Only values are kept: one that went wrong is looked up again,
+        // and goes wrong again, the position being the same.
+        if let Some(m) = kept {
+            vm.memo.stamp[m] = search;
+            vm.memo.val[m..m + n].copy_from_slice(&out.values[..n]);
+        }
         Some(out)
     }
 }
@@ -116,7 +142,12 @@ impl Lower<'_> {
             false => Some(self.filter(&join(BinOp::And, before)?)),
         };
         let values = named.iter().map(|v| self.opnd(v)).collect();
-        Some(Pin { values, prefix })
+        let kept = named.iter().all(|v| self.closed(v)).then(|| {
+            let m = self.memos;
+            self.memos += named.len();
+            m
+        });
+        Some(Pin { values, prefix, kept })
     }
 }
 
@@ -179,37 +210,44 @@ mod tests {
     use std::sync::Arc;
 
     /// The choices of tests/engine/pins.mancala that are pinned: how many
-    /// values each names, and whether the terms before the naming one are
-    /// asked of the others (only when one of them can go wrong: `risky`).
-    fn pins(settings: &[(&str, &str)]) -> Vec<Vec<Option<(usize, bool)>>> {
+    /// values each names, whether the terms before the naming one are
+    /// asked of the others (only when one of them can go wrong: `risky`),
+    /// and whether the values are kept for the search (none reads a local).
+    fn pins(settings: &[(&str, &str)]) -> Vec<Vec<Option<(usize, bool, bool)>>> {
         let cfg = Config {
             variants: Vec::new(),
             settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         };
         let g = compile_file("tests/engine/pins.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
         let p = Program::new(Arc::new(g));
-        let pinned = |c: &super::super::Choice| c.pin.as_ref().map(|p| (p.values.len(), p.prefix.is_some()));
+        let pinned =
+            |c: &super::super::Choice| c.pin.as_ref().map(|p| (p.values.len(), p.prefix.is_some(), p.kept.is_some()));
         p.moves.iter().map(|m| m.choices.iter().map(pinned).collect()).collect()
     }
 
     #[test]
     fn wheres_that_name_their_values_are_pinned() {
-        // `sow`: the track, two named; `shift`: the second site, three;
-        // `fetch`: the second choice, a store, one (asked first whether it is a store or an
-        // unmarked pit: that would go wrong at a store, were it asked
-        // only whether the site is marked); `give`: the number, two, and
-        // the player, one.
-        let fetch = vec![None, Some((1, true))];
-        let give = vec![Some((2, false)), Some((1, false))];
-        let plain = vec![vec![None, Some((2, false))], vec![None, Some((3, false))], fetch.clone(), give.clone()];
+        // `sow`: the track, two named, kept (`ahead`, `back`); `shift`: the
+        // second site, three, not kept (`opposite(x)` reads the first);
+        // `fetch`: the second choice, a store, one, not kept (`store(p)`),
+        // asked first whether it is a store or an unmarked pit (that
+        // would go wrong at a store, were it asked only whether the site
+        // is marked); `give`: the number, two, and the player, two, kept
+        // (`opponent(mover)`; with `wild`, `owner(target)` too).
+        let fetch = vec![None, Some((1, true, false))];
+        let give = vec![Some((2, false, true)), Some((2, false, true))];
+        let sow = vec![None, Some((2, false, true))];
+        let plain = vec![sow.clone(), vec![None, Some((3, false, false))], fetch.clone(), give.clone()];
         assert_eq!(pins(&[]), plain);
         assert_eq!(pins(&[("wild", "true")]), plain);
         // A term before the naming one that can go wrong is asked of every value.
-        let risky = vec![vec![None, Some((2, false))], vec![None, Some((3, true))], fetch.clone(), give.clone()];
+        let risky = vec![sow.clone(), vec![None, Some((3, true, false))], fetch.clone(), give.clone()];
         assert_eq!(pins(&[("risky", "true")]), risky);
         // `broken`: `fetch` asks only whether the site is marked, which a
-        // store does not keep: asked of every value still.
-        assert_eq!(pins(&[("broken", "true")]), plain);
+        // store does not keep: asked of every value still. Its value, `a[1]`,
+        // reads no choice: kept.
+        let broken = vec![sow.clone(), plain[1].clone(), vec![None, Some((1, true, true))], give.clone()];
+        assert_eq!(pins(&[("broken", "true")]), broken);
         // The plain program, which the others must agree with, has none.
         let g = compile_file("tests/engine/pins.mancala", &Config::default()).unwrap();
         let p = Program::lower(Arc::new(g), false);
