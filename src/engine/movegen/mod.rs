@@ -594,6 +594,28 @@ fn try_values(
             }
             continue;
         }
+        // A value equal to one named alone: only what is left of the
+        // `where` is asked (see `Pinned::residual`), when the `where` is
+        // the choice's own, read whole.
+        if let Some(rest) = pinned.residual(v)
+            && c.lead.is_none()
+            && filter.is_some_and(|f| c.filter.as_ref().is_some_and(|w| std::ptr::eq(f, w)))
+        {
+            vm.tick()?;
+            bind_choices(def, i, mv, vm);
+            vm.locals[c.slot] = v;
+            if let Some(r) = rest
+                && r.get(p, vm)? == 0
+            {
+                continue;
+            }
+            mv.args[i] = arg;
+            enumerate(p, vm, def, i + 1, mv, sink)?;
+            if sink.done() {
+                break;
+            }
+            continue;
+        }
         if try_one(vm, mv, sink, v, arg)? {
             break;
         }

@@ -99,6 +99,20 @@ impl Lower<'_> {
         self.scan(e, &mut Vec::new()).closed()
     }
 
+    /// Whether `e` holds no loop (no quantifier, filter, `can-move` or count
+    /// of a set): it takes no step of the work budget.
+    pub(super) fn loopless(&self, e: &Expr) -> bool {
+        !self.scan(e, &mut Vec::new()).heavy
+    }
+
+    /// Whether [`Lower::filter`] keeps closed parts of the `where` `e`
+    /// behind memos (or `e` whole).
+    pub(super) fn keeps_closed_parts(&self, e: &Expr) -> bool {
+        let mut found = Vec::new();
+        let info = self.scan(e, &mut found);
+        !found.is_empty() || (info.closed() && self.worth(e, &info))
+    }
+
     /// Lowers a choice's `where`, its closed parts behind memos.
     pub(crate) fn filter(&mut self, e: &Expr) -> super::expr::Opnd {
         self.filter_kept(e, true)

@@ -27,6 +27,15 @@
 //! (see `memo.rs`), nor does the mover. Their values are then kept in
 //! memos for the search and worked out once in it.
 //!
+//! And a value equal to one `E` alone is asked only what is left of the
+//! `where` once that `x == E` is true and the others false (Omweso's
+//! `t == acw[mover] or (t == cw[mover] and R)`: nothing at `acw[mover]`,
+//! `R` at `cw[mover]`), the terms before and after it as written: the
+//! `where` as written would find just that, each `E` worked out without
+//! going wrong (as the look-up did) and, when none holds a loop, without
+//! a step of work. Not when the `where` keeps closed parts (`memo.rs`):
+//! what is left is lowered on its own, and would work them out again.
+//!
 //! An `E` that draws a number or calls a hook, or reads the choice or a
 //! part the `where` keeps (`cse.rs`), is not pinned (it would be asked once
 //! more, or read what the look-up cannot know); one that goes wrong when
@@ -55,6 +64,11 @@ pub(crate) struct Pin {
     /// moves, one a value, when none reads a local variable (see the top
     /// of this file).
     kept: Option<usize>,
+    /// For each value named, what is left of the `where` at a value equal
+    /// to it and to no other named (its `x == E` true, the others false):
+    /// `None` when nothing is (the value passes). Only when no `E` holds a
+    /// loop (see [`Pin::residual`]).
+    residuals: Option<Box<[Option<Opnd>]>>,
 }
 
 /// The values a pinned `where` names, worked out for the values of a choice
@@ -63,6 +77,7 @@ pub(crate) struct Pinned<'a> {
     n: usize,
     values: [i64; MOST_PINNED],
     pub prefix: Option<&'a Opnd>,
+    residuals: Option<&'a [Option<Opnd>]>,
 }
 
 impl Pinned<'_> {
@@ -70,6 +85,24 @@ impl Pinned<'_> {
     #[inline(always)]
     pub(crate) fn admits(&self, x: i64) -> bool {
         self.values[..self.n].contains(&x)
+    }
+
+    /// What is left of the `where` to ask at `x`, a value named, when it
+    /// is equal to one value named alone (see [`Pin::residuals`]): `Some`
+    /// of the rest to ask (`None`: nothing, it passes); `None` when the
+    /// `where` is to be asked whole. At such a value the `where` as written
+    /// would find that value's `x == E` true and the others false, each `E`
+    /// worked out without going wrong (as the look-up did) and without a
+    /// step of work (it holds no loop): the rest decides, in its order.
+    #[inline(always)]
+    pub(crate) fn residual(&self, x: i64) -> Option<Option<&Opnd>> {
+        let residuals = self.residuals?;
+        let values = &self.values[..self.n];
+        let j = values.iter().position(|&v| v == x)?;
+        if values[j + 1..].contains(&x) {
+            return None;
+        }
+        Some(residuals[j].as_ref())
     }
 }
 
@@ -85,7 +118,8 @@ impl Pin {
             return None;
         }
         let n = self.values.len();
-        let mut out = Pinned { n, values: [0; MOST_PINNED], prefix: self.prefix.as_ref() };
+        let mut out =
+            Pinned { n, values: [0; MOST_PINNED], prefix: self.prefix.as_ref(), residuals: self.residuals.as_deref() };
         let search = vm.memo.search;
         let kept = self.kept.filter(|_| search != 0);
         if let Some(m) = kept
@@ -147,7 +181,55 @@ impl Lower<'_> {
             self.memos += named.len();
             m
         });
-        Some(Pin { values, prefix, kept })
+        // Not when the `where` keeps closed parts: lowered again in what is
+        // left, they would be worked out again in each search.
+        let residuals = (named.iter().all(|v| self.loopless(v)) && !self.keeps_closed_parts(e)).then(|| {
+            (0..named.len())
+                .map(|j| {
+                    let mut k = 0;
+                    let mut parts: Vec<Expr> = before.iter().map(|&t| t.clone()).collect();
+                    match residual(chain[at], j, &mut k) {
+                        Expr::Const(Value::Bool(true)) => {}
+                        r => parts.push(r),
+                    }
+                    parts.extend(chain[at + 1..].iter().map(|&t| t.clone()));
+                    let refs: Vec<&Expr> = parts.iter().collect();
+                    join(BinOp::And, &refs).map(|w| self.filter(&w))
+                })
+                .collect()
+        });
+        Some(Pin { values, prefix, kept, residuals })
+    }
+}
+
+/// The pinning term `e` (of [`names`]' shape) at a value equal to the
+/// `j`-th value it names and to none of the others, the `k`-th being the
+/// next met: each `x == E` true or false, and what that decides folded
+/// away (`t == A or (t == B and R)` at `B`: `R`; at `A`: true).
+fn residual(e: &Expr, j: usize, k: &mut usize) -> Expr {
+    let b = |v: bool| Expr::Const(Value::Bool(v));
+    match e.unspanned() {
+        Expr::Bin(BinOp::And, a, rest) => match residual(a, j, k) {
+            Expr::Const(Value::Bool(false)) => b(false),
+            Expr::Const(Value::Bool(true)) => (**rest).clone(),
+            a => Expr::Bin(BinOp::And, Box::new(a), rest.clone()),
+        },
+        Expr::Bin(BinOp::Or, a, c) => {
+            let a = residual(a, j, k);
+            let c = residual(c, j, k);
+            match (a, c) {
+                (Expr::Const(Value::Bool(true)), _) => b(true),
+                (Expr::Const(Value::Bool(false)), c) => c,
+                (a, Expr::Const(Value::Bool(false))) => a,
+                (a, c) => Expr::Bin(BinOp::Or, Box::new(a), Box::new(c)),
+            }
+        }
+        // `x == E` (or `E == x`), the only other shape `names` accepts.
+        _ => {
+            let hit = *k == j;
+            *k += 1;
+            b(hit)
+        }
     }
 }
 
@@ -209,19 +291,26 @@ mod tests {
     use crate::engine::program::Program;
     use std::sync::Arc;
 
+    /// A pin's values named, and whether it has a prefix, keeps its values
+    /// and has what is left of the `where` at each.
+    type Shape = (usize, bool, bool, bool);
+
     /// The choices of tests/engine/pins.mancala that are pinned: how many
     /// values each names, whether the terms before the naming one are
     /// asked of the others (only when one of them can go wrong: `risky`),
-    /// and whether the values are kept for the search (none reads a local).
-    fn pins(settings: &[(&str, &str)]) -> Vec<Vec<Option<(usize, bool, bool)>>> {
+    /// whether the values are kept for the search (none reads a local), and
+    /// whether what is left of the `where` at each is lowered (no `E`
+    /// holds a loop, and the `where` keeps no closed part).
+    fn pins(settings: &[(&str, &str)]) -> Vec<Vec<Option<Shape>>> {
         let cfg = Config {
             variants: Vec::new(),
             settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         };
         let g = compile_file("tests/engine/pins.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
         let p = Program::new(Arc::new(g));
-        let pinned =
-            |c: &super::super::Choice| c.pin.as_ref().map(|p| (p.values.len(), p.prefix.is_some(), p.kept.is_some()));
+        let pinned = |c: &super::super::Choice| {
+            c.pin.as_ref().map(|p| (p.values.len(), p.prefix.is_some(), p.kept.is_some(), p.residuals.is_some()))
+        };
         p.moves.iter().map(|m| m.choices.iter().map(pinned).collect()).collect()
     }
 
@@ -234,23 +323,47 @@ mod tests {
         // would go wrong at a store, were it asked only whether the site
         // is marked); `give`: the number, two, and the player, two, kept
         // (`opponent(mover)`; with `wild`, `owner(target)` too).
-        let fetch = vec![None, Some((1, true, false))];
-        let give = vec![Some((2, false, true)), Some((2, false, true))];
-        let sow = vec![None, Some((2, false, true))];
-        let plain = vec![sow.clone(), vec![None, Some((3, false, false))], fetch.clone(), give.clone()];
+        let fetch = vec![None, Some((1, true, false, true))];
+        let give = vec![Some((2, false, true, true)), Some((2, false, true, true))];
+        let sow = vec![None, Some((2, false, true, true))];
+        let plain = vec![sow.clone(), vec![None, Some((3, false, false, true))], fetch.clone(), give.clone()];
         assert_eq!(pins(&[]), plain);
         assert_eq!(pins(&[("wild", "true")]), plain);
         // A term before the naming one that can go wrong is asked of every value.
-        let risky = vec![sow.clone(), vec![None, Some((3, true, false))], fetch.clone(), give.clone()];
+        let risky = vec![sow.clone(), vec![None, Some((3, true, false, true))], fetch.clone(), give.clone()];
         assert_eq!(pins(&[("risky", "true")]), risky);
         // `broken`: `fetch` asks only whether the site is marked, which a
         // store does not keep: asked of every value still. Its value, `a[1]`,
         // reads no choice: kept.
-        let broken = vec![sow.clone(), plain[1].clone(), vec![None, Some((1, true, true))], give.clone()];
+        let broken = vec![sow.clone(), plain[1].clone(), vec![None, Some((1, true, true, true))], give.clone()];
         assert_eq!(pins(&[("broken", "true")]), broken);
         // The plain program, which the others must agree with, has none.
         let g = compile_file("tests/engine/pins.mancala", &Config::default()).unwrap();
         let p = Program::lower(Arc::new(g), false);
         assert!(p.moves.iter().all(|m| m.choices.iter().all(|c| c.pin.is_none())));
+    }
+
+    /// What is left of a pinning term at a value equal to one value named
+    /// alone: that `x == E` true, the others false, and what they decide
+    /// folded away.
+    #[test]
+    fn what_is_left_at_a_value_named_alone() {
+        use crate::engine::game::{BinOp, Expr, Value};
+        let bx = Box::new;
+        let is = |k: i64| Expr::Bin(BinOp::Eq, bx(Expr::Local(0)), bx(Expr::Const(Value::Int(k))));
+        let (r, c) = (Expr::Local(1), Expr::Local(2));
+        let bin = |op, a: Expr, b: Expr| Expr::Bin(op, bx(a), bx(b));
+        let left = |e: &Expr, j| super::residual(e, j, &mut 0);
+        // `t == A or (t == B and R)`: true at A, R at B.
+        let e = bin(BinOp::Or, is(1), bin(BinOp::And, is(2), r.clone()));
+        assert_eq!(left(&e, 0), Expr::Const(Value::Bool(true)));
+        assert_eq!(left(&e, 1), r);
+        // `(y == A or y == B) and c or y == C`: c at A and at B, true at C.
+        let e = bin(BinOp::Or, bin(BinOp::And, bin(BinOp::Or, is(1), is(2)), c.clone()), is(3));
+        assert_eq!(left(&e, 0), c);
+        assert_eq!(left(&e, 1), c);
+        assert_eq!(left(&e, 2), Expr::Const(Value::Bool(true)));
+        // `x == A and R`: R at A.
+        assert_eq!(left(&bin(BinOp::And, is(1), r.clone()), 0), r);
     }
 }
