@@ -588,6 +588,7 @@ fn wheres_that_name_their_values() {
         agree(file, &[], &[("k", k)], 100, 300);
         agree(file, &[], &[("k", k), ("risky", "true")], 60, 300);
         agree(file, &[], &[("k", k), ("wild", "true")], 60, 300);
+        agree(file, &[], &[("k", k), ("looped", "true"), ("kept", "true")], 60, 300);
     }
     fail_part_way(file, "risky", "none");
     fail_part_way(file, "wild", "none");

@@ -93,12 +93,6 @@ impl Info {
 const LARGE: u32 = 16;
 
 impl Lower<'_> {
-    /// Whether `e` is closed: it reads no local variable, draws nothing and
-    /// calls nothing (its value is the position's, during a search for moves).
-    pub(super) fn closed(&self, e: &Expr) -> bool {
-        self.scan(e, &mut Vec::new()).closed()
-    }
-
     /// Whether `e` holds no loop (no quantifier, filter, `can-move` or count
     /// of a set): it takes no step of the work budget.
     pub(super) fn loopless(&self, e: &Expr) -> bool {

@@ -67,7 +67,8 @@ pub(crate) struct Pin {
     /// For each value named, what is left of the `where` at a value equal
     /// to it and to no other named (its `x == E` true, the others false):
     /// `None` when nothing is (the value passes). Only when no `E` holds a
-    /// loop (see [`Pin::residual`]).
+    /// loop and the `where` keeps no closed part (see [`Pinned::residual`]
+    /// and the top of this file).
     residuals: Option<Box<[Option<Opnd>]>>,
 }
 
@@ -176,7 +177,7 @@ impl Lower<'_> {
             false => Some(self.filter(&join(BinOp::And, before)?)),
         };
         let values = named.iter().map(|v| self.opnd(v)).collect();
-        let kept = named.iter().all(|v| self.closed(v)).then(|| {
+        let kept = named.iter().all(|v| self.is_closed(v)).then(|| {
             let m = self.memos;
             self.memos += named.len();
             m
@@ -337,6 +338,15 @@ mod tests {
         // reads no choice: kept.
         let broken = vec![sow.clone(), plain[1].clone(), vec![None, Some((1, true, true, true))], give.clone()];
         assert_eq!(pins(&[("broken", "true")]), broken);
+        // `looped`: `sow`'s first track named by a value that holds a loop
+        // (a step of work each time the `where` is asked), and `kept`:
+        // `give`'s player's `where` keeping a part that reads no choice
+        // behind a memo: no residuals.
+        let looped = vec![vec![None, Some((2, false, false, false))], plain[1].clone(), fetch.clone(), give.clone()];
+        assert_eq!(pins(&[("looped", "true")]), looped);
+        let give_kept = vec![give[0], Some((2, false, true, false))];
+        let kept = vec![sow.clone(), plain[1].clone(), fetch.clone(), give_kept];
+        assert_eq!(pins(&[("kept", "true")]), kept);
         // The plain program, which the others must agree with, has none.
         let g = compile_file("tests/engine/pins.mancala", &Config::default()).unwrap();
         let p = Program::lower(Arc::new(g), false);
