@@ -112,6 +112,8 @@ score p: count(store(p))
         let shared = |round: &str, ends: &str| {
             let p = program(round, ends);
             let leads: Vec<bool> = p.ends.iter().map(|e| e.rest.is_some()).collect();
+            // The game's one round: passed over after a move by its lead.
+            assert_eq!(p.round_lead, p.rounds[0].lead_of);
             (leads, p.rounds[0].lead_of, p.led_ends)
         };
         let empty = "count(every pit of next) == 0";

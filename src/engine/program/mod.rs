@@ -517,6 +517,9 @@ pub struct Program {
     /// Whether an `end` asks a round's condition first (see `leads.rs`).
     pub(crate) led_ends: bool,
     pub(crate) rounds: Vec<EndProg>,
+    /// The `end` whose first term is the condition of the game's only
+    /// round, if it has one round and such an `end` (see `leads.rs`).
+    pub(crate) round_lead: Option<u16>,
     /// `when stuck: end { ... }`: run when the player to move has no move.
     pub(crate) stuck_body: Block,
     /// Each phase's changes: the phase to enter and when.
@@ -656,7 +659,7 @@ impl Program {
             })
             .collect();
         let stuck_body = l.block(&g.stuck_body);
-        let rounds = g
+        let rounds: Vec<EndProg> = g
             .rounds
             .iter()
             .zip(lead_of)
@@ -710,6 +713,10 @@ impl Program {
             avoids,
             led_ends: leads.iter().any(Option::is_some),
             ends,
+            round_lead: match &rounds[..] {
+                [only] => only.lead_of,
+                _ => None,
+            },
             rounds,
             stuck_body,
             phases,
