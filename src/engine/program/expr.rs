@@ -330,7 +330,7 @@ impl Lower<'_> {
 
     /// Each player's site of `kind` (`store(p)`), by player, as the
     /// program holds it (none: the player has none).
-    fn owned_sites(&self, kind: crate::engine::game::SiteKind) -> Box<[i64]> {
+    pub(super) fn owned_sites(&self, kind: crate::engine::game::SiteKind) -> Box<[i64]> {
         self.g.owned[kind.index()].iter().map(|o| o.map_or(NONE, |s| s as i64)).collect()
     }
 

@@ -192,6 +192,7 @@ impl<P: Index> Ev for ByPlayer<P> {
         Ok(self.0.get(pl).copied().unwrap_or(NONE))
     }
 }
+impl<P: Index> Index for ByPlayer<P> {}
 
 /// A comparison of two values of known shapes, `a` first. Its operator
 /// is a mask of the outcomes it holds for (bit 0: less, 1: equal, 2:
@@ -276,6 +277,11 @@ pub(crate) enum Cond {
     /// `r` (its table and number) and `x` a choice or `last`, in a game of
     /// one colour (`count(opposite(last)) > 0`).
     CmpRel(u8, Box<[i64]>, u16, Leaf, Opnd),
+    /// A comparison whose left operand is `count(s(p))` of the site of a
+    /// kind each player owns (its table by player), `p` a local, the
+    /// opponent or `next`, in a game of one colour (`count(store(p)) >=
+    /// holes` of a round's refill; the mover's has an operand of its own).
+    CmpOwned(u8, Box<[i64]>, Leaf, Opnd),
     /// A chain of `and`s: its terms, in order.
     All(Vec<Opnd>),
     /// A chain of two to four `and`s whose first or second term is a
@@ -303,6 +309,11 @@ impl Cond {
             Cond::CmpRel(holds, table, r, x, b) => match x {
                 Leaf::Local(s) => Right { holds, b, f }.then(CountAt(Rel(table, r, Local(s)))),
                 _ => Right { holds, b, f }.then(CountAt(Rel(table, r, Last))),
+            },
+            Cond::CmpOwned(holds, table, pl, b) => match pl {
+                Leaf::Local(s) => Right { holds, b, f }.then(CountAt(ByPlayer(table, Local(s)))),
+                Leaf::Opponent => Right { holds, b, f }.then(CountAt(ByPlayer(table, Opp))),
+                _ => Right { holds, b, f }.then(CountAt(ByPlayer(table, Next))),
             },
             Cond::All(terms) => f.all(terms),
             Cond::AllAround(before, c, after) => f.all_around(board, before, *c, after),
@@ -549,6 +560,9 @@ impl Lower<'_> {
             if let Some(c) = self.relation_count(*op, a, b) {
                 return c;
             }
+            if let Some(c) = self.owned_count(*op, a, b) {
+                return c;
+            }
             let (x, y) = (self.opnd(a), self.opnd(b));
             if let Ok(c) = Cond::comparison(*op, x, y) {
                 return c;
@@ -634,6 +648,21 @@ impl Lower<'_> {
         };
         let table = self.relation(*r);
         Some(Cond::CmpRel(holds, table, *r, leaf, self.opnd(b)))
+    }
+
+    /// `count(s(p)) OP b` of the site of a kind each player owns, `p` a
+    /// local, the opponent or `next`, in a game of one colour, as a
+    /// comparison read in place ([`Cond::CmpOwned`]); `None` for any other.
+    fn owned_count(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
+        let holds = holds(op)?;
+        if self.g.colours != 1 || !self.memo_targets.is_empty() {
+            return None;
+        }
+        let Expr::Count(x, None) = a.unspanned() else { return None };
+        let Expr::OwnedSite(kind, pl) = x.unspanned() else { return None };
+        let pl @ (Leaf::Local(_) | Leaf::Opponent | Leaf::Next) = self.leaf(pl)? else { return None };
+        let table = self.owned_sites(*kind);
+        Some(Cond::CmpOwned(holds, table, pl, self.opnd(b)))
     }
 
     /// What `f` makes of a lowered condition.
