@@ -313,6 +313,7 @@ impl Cond {
             Cond::CmpOwned(holds, table, pl, b) => match pl {
                 Leaf::Local(s) => Right { holds, b, f }.then(CountAt(ByPlayer(table, Local(s)))),
                 Leaf::Opponent => Right { holds, b, f }.then(CountAt(ByPlayer(table, Opp))),
+                // `Leaf::Next`: `owned_count` makes no other.
                 _ => Right { holds, b, f }.then(CountAt(ByPlayer(table, Next))),
             },
             Cond::All(terms) => f.all(terms),
@@ -653,6 +654,9 @@ impl Lower<'_> {
     /// `count(s(p)) OP b` of the site of a kind each player owns, `p` a
     /// local, the opponent or `next`, in a game of one colour, as a
     /// comparison read in place ([`Cond::CmpOwned`]); `None` for any other.
+    /// Where a condition is lowered by [`Lower::cond`] (an `if`, a chain's
+    /// comparison, `if ... then ... else`, a quantifier's body); a
+    /// comparison standing alone as a value is lowered by `binary`.
     fn owned_count(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
         let holds = holds(op)?;
         if self.g.colours != 1 || !self.memo_targets.is_empty() {
