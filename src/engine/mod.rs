@@ -283,6 +283,13 @@ impl Engine {
         self.prog.memos
     }
 
+    /// The steps of work the last call took of its budget: the tests
+    /// compare two ways of finding the same moves by it.
+    #[doc(hidden)]
+    pub fn work_spent(&self) -> u64 {
+        FUEL - self.vm.fuel
+    }
+
     fn build(prog: Arc<Program>, game: Arc<Game>, seed: u64) -> Result<Self, Halt> {
         let (slots, site_vars) = (game.state_slots(), game.site_state_slots());
         let mut vm = Vm::new(game.sites.len(), game.colours, slots, site_vars, prog.locals, seed);

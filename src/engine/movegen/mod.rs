@@ -558,6 +558,7 @@ fn try_values(
     (c, filter): (&Choice, Option<&Opnd>),
     pinned: Option<Pinned>,
     values: impl Iterator<Item = (i64, i32)>,
+    range: Option<(i64, i64)>,
 ) -> Res<()> {
     // Whether the sink wants no more.
     let try_one = |vm: &mut Vm, mv: &mut Move, sink: &mut Sink, v: i64, arg: i32| -> Res<bool> {
@@ -584,6 +585,45 @@ fn try_values(
     // What is left of the `where` at a value named alone stands for the
     // choice's own `where`, read whole (see `Pinned::residual`).
     let whole = c.lead.is_none() && filter.is_some_and(|f| c.filter.as_ref().is_some_and(|w| std::ptr::eq(f, w)));
+    // Values that are the numbers `lo..=hi` (a range, the players, the
+    // tracks), named in increasing order, none with terms to ask before
+    // the naming one: only the values named are visited, and the others
+    // take their steps of work in one (as many, and short exactly where
+    // ticking each would have been: nothing else is asked of them).
+    if whole
+        && pinned.prefix.is_none()
+        && let Some((lo, hi)) = range
+        && let Some((named, rests)) = pinned.in_order()
+    {
+        let mut next = lo;
+        for (&v, rest) in named.iter().zip(rests) {
+            if v < lo {
+                continue;
+            }
+            if v > hi {
+                break;
+            }
+            // The values before `v` not named, and `v` itself.
+            vm.spend((v - next + 1) as u64)?;
+            next = v + 1;
+            bind_choices(def, i, mv, vm);
+            vm.locals[c.slot] = v;
+            if let Some(r) = rest
+                && r.get(p, vm)? == 0
+            {
+                continue;
+            }
+            mv.args[i] = v as i32;
+            enumerate(p, vm, def, i + 1, mv, sink)?;
+            if sink.done() {
+                return Ok(());
+            }
+        }
+        if next <= hi {
+            vm.spend((hi - next + 1) as u64)?;
+        }
+        return Ok(());
+    }
     for (v, arg) in values {
         // A value not named fails the `where` (see `program/pin.rs`): it
         // takes its step of work and is asked the terms before the naming
@@ -667,7 +707,7 @@ fn choose(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, sin
             })?;
             let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
             let values = (lo..=hi).map(|v| (v, v as i32));
-            try_values(p, vm, def, i, mv, sink, test, pinned, values)?;
+            try_values(p, vm, def, i, mv, sink, test, pinned, values, Some((lo, hi)))?;
         }
         ChoiceDomain::Set(s) => {
             let set = s.get(p, vm)?;
@@ -676,17 +716,19 @@ fn choose(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, sin
                 let site = set_item(p, set, k);
                 (site as i64, site as i32)
             });
-            try_values(p, vm, def, i, mv, sink, test, pinned, values)?;
+            try_values(p, vm, def, i, mv, sink, test, pinned, values, None)?;
         }
         ChoiceDomain::Players => {
             let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
-            let values = (0..p.game.players.len() as i64).map(|pl| (pl, pl as i32));
-            try_values(p, vm, def, i, mv, sink, test, pinned, values)?;
+            let n = p.game.players.len() as i64;
+            let values = (0..n).map(|pl| (pl, pl as i32));
+            try_values(p, vm, def, i, mv, sink, test, pinned, values, Some((0, n - 1)))?;
         }
         ChoiceDomain::Tracks => {
             let Some((test, pinned)) = tested(c, p, vm) else { return Ok(()) };
-            let values = (0..p.game.tracks.len() as i64).map(|t| (t, t as i32));
-            try_values(p, vm, def, i, mv, sink, test, pinned, values)?;
+            let n = p.game.tracks.len() as i64;
+            let values = (0..n).map(|t| (t, t as i32));
+            try_values(p, vm, def, i, mv, sink, test, pinned, values, Some((0, n - 1)))?;
         }
         ChoiceDomain::Arrangements(site) => {
             // The last choice: every order of the site's colours, as one group.

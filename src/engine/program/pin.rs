@@ -35,6 +35,10 @@
 //! going wrong (as the look-up did) and, when none holds a loop, without
 //! a step of work. Not when the `where` keeps closed parts (`memo.rs`):
 //! what is left is lowered on its own, and would work them out again.
+//! Where the choice's values are a run of numbers (a range, the players,
+//! the tracks) and those named come in increasing order, each once, with
+//! no terms before the naming one, only they are visited; the values
+//! between them take their steps of work in one (`movegen::try_values`).
 //!
 //! An `E` that draws a number or calls a hook, or reads the choice or a
 //! part the `where` keeps (`cse.rs`), is not pinned (it would be asked once
@@ -86,6 +90,17 @@ impl Pinned<'_> {
     #[inline(always)]
     pub(crate) fn admits(&self, x: i64) -> bool {
         self.values[..self.n].contains(&x)
+    }
+
+    /// The values named and what is left of the `where` at each (see
+    /// [`Pinned::residual`]), when the values are in increasing order, no
+    /// two equal; `None` when they are not, or the `where` is to be asked
+    /// whole.
+    #[inline(always)]
+    pub(crate) fn in_order(&self) -> Option<(&[i64], &[Option<Opnd>])> {
+        let residuals = self.residuals?;
+        let values = &self.values[..self.n];
+        values.windows(2).all(|w| w[0] < w[1]).then_some((values, residuals))
     }
 
     /// What is left of the `where` to ask at `x`, a value named, when it
