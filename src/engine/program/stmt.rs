@@ -2,7 +2,7 @@
 //! `if`s whose conditions are finished in place (see `shapes.rs`). Sowing
 //! has a file of its own (`sow.rs`).
 
-use super::expr::{Opnd, dec};
+use super::expr::{Leaf, Opnd, dec};
 use super::sets::for_each_site;
 use super::shapes::{AroundOf, Board, Cond, Ev, Finish, ToOpnd};
 use super::sow::SowDef;
@@ -236,6 +236,18 @@ impl Lower<'_> {
                 let (offset, ty) = (v.offset, v.ty);
                 let value = self.opnd(value);
                 match site {
+                    // A value fixed by the rules (`set passed = false`,
+                    // after every move of some games), worked out once.
+                    None if let Opnd::Leaf(Leaf::Const(k)) = value => {
+                        let v = dec(ty, k);
+                        Box::new(move |_, vm| {
+                            if vm.pos.vars[offset] != v {
+                                vm.pos.vars[offset] = v;
+                                vm.vars_changed();
+                            }
+                            Ok(())
+                        })
+                    }
                     // A value set to what it holds changes nothing: the
                     // state keeps its version (and the tables made for it).
                     None => Box::new(move |p, vm| {
