@@ -65,8 +65,8 @@ pub(crate) struct Pin {
     /// they may meet, their value ignored (the `where` fails either way).
     prefix: Option<Opnd>,
     /// The first of the memos the values are kept in during a search for
-    /// moves, one a value, when none reads a local variable (see the top
-    /// of this file).
+    /// moves, [`MOST_PINNED`] of them (copied whole, a copy of known
+    /// size), when none reads a local variable (see the top of this file).
     kept: Option<usize>,
     /// For each value named, what is left of the `where` at a value equal
     /// to it and to no other named (its `x == E` true, the others false):
@@ -141,7 +141,7 @@ impl Pin {
         if let Some(m) = kept
             && vm.memo.stamp[m] == search
         {
-            out.values[..n].copy_from_slice(&vm.memo.val[m..m + n]);
+            out.values.copy_from_slice(&vm.memo.val[m..m + MOST_PINNED]);
             return Some(out);
         }
         let fuel = vm.fuel;
@@ -159,7 +159,7 @@ impl Pin {
         // and goes wrong again, the position being the same.
         if let Some(m) = kept {
             vm.memo.stamp[m] = search;
-            vm.memo.val[m..m + n].copy_from_slice(&out.values[..n]);
+            vm.memo.val[m..m + MOST_PINNED].copy_from_slice(&out.values);
         }
         Some(out)
     }
@@ -194,7 +194,7 @@ impl Lower<'_> {
         let values = named.iter().map(|v| self.opnd(v)).collect();
         let kept = named.iter().all(|v| self.is_closed(v)).then(|| {
             let m = self.memos;
-            self.memos += named.len();
+            self.memos += MOST_PINNED;
             m
         });
         // Not when the `where` keeps closed parts: lowered again in what is
