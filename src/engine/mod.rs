@@ -277,7 +277,9 @@ impl Engine {
         Engine::build(Arc::new(Program::lower(game.clone(), false)), game, seed)
     }
 
-    /// How many parts of the choices' `where`s are kept once a search.
+    /// How many memos the choices' `where`s keep their parts in once a
+    /// search (slots: a part kept by count takes several, a pin's values
+    /// eight).
     #[doc(hidden)]
     pub fn memos(&self) -> usize {
         self.prog.memos

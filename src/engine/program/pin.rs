@@ -37,7 +37,8 @@
 //! what is left is lowered on its own, and would work them out again.
 //! Where the choice's values are a run of numbers (a range, the players,
 //! the tracks) and those named come in increasing order, each once, with
-//! no terms before the naming one, only they are visited; the values
+//! no term before the naming one that can go wrong, only they are
+//! visited; the values
 //! between them take their steps of work in one (`movegen::try_values`).
 //!
 //! An `E` that draws a number or calls a hook, or reads the choice or a
@@ -318,16 +319,40 @@ mod tests {
     /// whether what is left of the `where` at each is lowered (no `E`
     /// holds a loop, and the `where` keeps no closed part).
     fn pins(settings: &[(&str, &str)]) -> Vec<Vec<Option<Shape>>> {
+        pins_of("tests/engine/pins.mancala", settings)
+    }
+
+    /// As [`pins`], of any rule file.
+    fn pins_of(file: &str, settings: &[(&str, &str)]) -> Vec<Vec<Option<Shape>>> {
         let cfg = Config {
             variants: Vec::new(),
             settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         };
-        let g = compile_file("tests/engine/pins.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+        let g = compile_file(file, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
         let p = Program::new(Arc::new(g));
         let pinned = |c: &super::super::Choice| {
             c.pin.as_ref().map(|p| (p.values.len(), p.prefix.is_some(), p.kept.is_some(), p.residuals.is_some()))
         };
         p.moves.iter().map(|m| m.choices.iter().map(pinned).collect()).collect()
+    }
+
+    /// tests/engine/pins-in-order.mancala, in both orders: `give`'s number
+    /// (two named, not kept: `count(h) + 2` reads the pit), `sow`'s track
+    /// and `send`'s player (two each, kept), none with terms to ask before
+    /// the naming one, each with what is left at each value: what the
+    /// loop that visits only the values named needs (it visits them when
+    /// they come in increasing order, `flip` false).
+    #[test]
+    fn values_named_in_order_are_pinned_with_what_is_left() {
+        for flip in ["false", "true"] {
+            let shapes = pins_of("tests/engine/pins-in-order.mancala", &[("flip", flip)]);
+            let want = vec![
+                vec![None, None, Some((2, false, false, true))],
+                vec![None, Some((2, false, true, true))],
+                vec![Some((2, false, true, true))],
+            ];
+            assert_eq!(shapes, want, "flip {flip}");
+        }
     }
 
     #[test]

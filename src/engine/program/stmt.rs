@@ -235,22 +235,23 @@ impl Lower<'_> {
                 let v = &self.g.state[*var as usize];
                 let (offset, ty) = (v.offset, v.ty);
                 let value = self.opnd(value);
-                match site {
-                    // A value fixed by the rules (`set passed = false`,
-                    // after every move of some games), worked out once.
-                    None if let Opnd::Leaf(Leaf::Const(k)) = value => {
-                        let v = dec(ty, k);
-                        Box::new(move |_, vm| {
-                            if vm.pos.vars[offset] != v {
-                                vm.pos.vars[offset] = v;
-                                vm.vars_changed();
-                            }
-                            Ok(())
-                        })
-                    }
+                // A value fixed by the rules (`set passed = false`, after
+                // every move of some games), worked out once.
+                let fixed = match value {
+                    Opnd::Leaf(Leaf::Const(k)) => Some(dec(ty, k)),
+                    _ => None,
+                };
+                match (site, fixed) {
+                    (None, Some(v)) => Box::new(move |_, vm| {
+                        if vm.pos.vars[offset] != v {
+                            vm.pos.vars[offset] = v;
+                            vm.vars_changed();
+                        }
+                        Ok(())
+                    }),
                     // A value set to what it holds changes nothing: the
                     // state keeps its version (and the tables made for it).
-                    None => Box::new(move |p, vm| {
+                    (None, None) => Box::new(move |p, vm| {
                         let v = dec(ty, value.get(p, vm)?);
                         if vm.pos.vars[offset] != v {
                             vm.pos.vars[offset] = v;
@@ -258,7 +259,7 @@ impl Lower<'_> {
                         }
                         Ok(())
                     }),
-                    Some(x) => {
+                    (Some(x), _) => {
                         let x = self.opnd(x);
                         let check = self.kind_check(*var);
                         Box::new(move |p, vm| {
