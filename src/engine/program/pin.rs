@@ -38,8 +38,8 @@
 //! Where the choice's values are a run of numbers (a range, the players,
 //! the tracks) and those named come in increasing order, each once, with
 //! no term before the naming one that can go wrong, only they are
-//! visited; the values
-//! between them take their steps of work in one (`movegen::try_values`).
+//! visited; the values between them take their steps of work in one
+//! (`movegen::try_values`).
 //!
 //! An `E` that draws a number or calls a hook, or reads the choice or a
 //! part the `where` keeps (`cse.rs`), is not pinned (it would be asked once
