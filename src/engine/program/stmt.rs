@@ -8,7 +8,7 @@ use super::shapes::{AroundOf, Board, Cond, Ev, Finish, ToOpnd};
 use super::sow::SowDef;
 use super::{Block, Fst, Lower, Program, run};
 use crate::engine::game::{Domain, SiteId, Stmt, StmtKind, Type};
-use crate::engine::vm::{Fault, Res, Vm, check_range};
+use crate::engine::vm::{Fault, Res, Vm, check_range, none_here};
 
 /// Most counters a game may have; `put` refuses to go beyond it, and no
 /// move can, since moves conserve counters.
@@ -87,6 +87,24 @@ impl Lower<'_> {
                             Ok(())
                         })
                     }
+                    // One site (a capture's `take opposite(last) to
+                    // store(mover)`): read in place, no set made of it.
+                    None if self.ty(from) != Type::Set => {
+                        let from = self.opnd(from);
+                        Box::new(move |p, vm| {
+                            let dst = dest(p, vm)?;
+                            let s = from.get(p, vm)?;
+                            if s < 0 {
+                                return Err(none_here("a set of sites"));
+                            }
+                            let colour = match &colour {
+                                Some(c) => Some(c.player(p, vm)? as usize),
+                                None => None,
+                            };
+                            take_all(vm, s as SiteId, dst, colour, give);
+                            Ok(())
+                        })
+                    }
                     None => {
                         let from = self.set(from);
                         Box::new(move |p, vm| {
@@ -96,19 +114,8 @@ impl Lower<'_> {
                                 Some(c) => Some(c.player(p, vm)? as usize),
                                 None => None,
                             };
-                            let k = vm.colours;
                             for_each_site(p, vm, src, |_, vm, s| {
-                                if Some(s) == dst {
-                                    return Ok(false);
-                                }
-                                vm.read(s);
-                                for c in 0..k {
-                                    if colour.is_some_and(|x| x != c) {
-                                        continue;
-                                    }
-                                    let m = std::mem::take(&mut vm.pos.counts[s as usize * k + c]);
-                                    give(vm, dst, c, m);
-                                }
+                                take_all(vm, s, dst, colour, give);
                                 Ok(false)
                             })
                         })
@@ -322,6 +329,31 @@ impl Lower<'_> {
                 Ok(())
             }),
         }
+    }
+}
+
+/// `take` of every counter of the site `s` (of one colour, if given) to
+/// `dst` (out of the game if none), by `give`; a site taken to itself
+/// keeps its counters.
+#[inline(always)]
+fn take_all(
+    vm: &mut Vm,
+    s: SiteId,
+    dst: Option<SiteId>,
+    colour: Option<usize>,
+    give: impl Fn(&mut Vm, Option<SiteId>, usize, i32),
+) {
+    if Some(s) == dst {
+        return;
+    }
+    vm.read(s);
+    let k = vm.colours;
+    for c in 0..k {
+        if colour.is_some_and(|x| x != c) {
+            continue;
+        }
+        let m = std::mem::take(&mut vm.pos.counts[s as usize * k + c]);
+        give(vm, dst, c, m);
     }
 }
 
