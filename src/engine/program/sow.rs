@@ -70,8 +70,9 @@ fn sow_counts(
 }
 
 /// [`sow_counts`] from the site `s`, for a table by site (`tab.succ`),
-/// with no place left out: a counter a step, each a load and an add. The
-/// caller has refused a cyclic track whose every place is skipped.
+/// with no place left out: on a cyclic track by its ring, else a counter
+/// a step, each a look-up and an add. The caller has refused a cyclic
+/// track whose every place is skipped.
 #[inline(always)]
 fn sow_sites(
     counts: &mut [i32],
@@ -81,32 +82,40 @@ fn sow_sites(
     s: SiteId,
     mut n: i32,
 ) -> Res<()> {
-    if track.cyclic && n as usize > tab.live {
-        let laps = (n - 1) / tab.live as i32;
-        for (&site, &skip) in track.sites.iter().zip(tab.skipped.iter()) {
-            if !skip {
+    if track.cyclic {
+        // Whole laps at once, to every live site; then at most a lap
+        // left: the next `n` live sites, in a row of the ring (see
+        // `SowTable::ring`), each counter's site known without the one
+        // before it.
+        if n as usize > tab.live {
+            let laps = (n - 1) / tab.live as i32;
+            for &site in &tab.ring[..tab.live] {
                 counts[site as usize] += laps;
             }
+            n -= laps * tab.live as i32;
         }
-        n -= laps * tab.live as i32;
+        if n > 0 {
+            let from = tab.from[s as usize] as usize;
+            let row = &tab.ring[from..from + n as usize];
+            for &x in row {
+                counts[x as usize] += 1;
+            }
+            f.last = row[row.len() - 1];
+        } else {
+            f.last = s;
+        }
+        f.last_colour = 0;
+        return Ok(());
     }
     let succ = &tab.succ[..];
     let mut at = s as usize;
-    if track.cyclic {
-        // Every place leads to a live one: no end to look for.
-        for _ in 0..n {
-            at = succ[at] as usize;
-            counts[at] += 1;
+    for _ in 0..n {
+        let nx = succ[at];
+        if nx == OFF {
+            return Err(Fault::ILLEGAL);
         }
-    } else {
-        for _ in 0..n {
-            let nx = succ[at];
-            if nx == OFF {
-                return Err(Fault::ILLEGAL);
-            }
-            at = nx as usize;
-            counts[at] += 1;
-        }
+        at = nx as usize;
+        counts[at] += 1;
     }
     f.last = at as SiteId;
     f.last_colour = 0;

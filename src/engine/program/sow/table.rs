@@ -34,6 +34,8 @@ impl SowTable {
         // A site off the track goes where a source off it does; the
         // track's own sites are written over, place by place.
         self.succ.clear();
+        self.ring.clear();
+        self.from.clear();
         self.succ.resize(sites, site(next[len]));
         for (i, &s) in track.sites.iter().enumerate() {
             if track.position[s as usize] != Some(i as u16) {
@@ -42,6 +44,21 @@ impl SowTable {
                 return;
             }
             self.succ[s as usize] = site(next[i]);
+        }
+        if !track.cyclic || self.live == 0 {
+            return;
+        }
+        // The live sites in order, twice over; the site after a place is
+        // the live one that many live places up to it, round the ring
+        // (after a site off the track, the first).
+        let live = track.sites.iter().zip(&self.skipped).filter(|&(_, &k)| !k).map(|(&s, _)| s);
+        self.ring.extend(live);
+        self.ring.extend_from_within(..);
+        self.from.resize(sites, 0);
+        let mut seen = 0;
+        for (&s, &skipped) in track.sites.iter().zip(&self.skipped) {
+            seen += !skipped as usize;
+            self.from[s as usize] = (seen % self.live) as u16;
         }
     }
 
@@ -350,6 +367,42 @@ mod tests {
             tab.by_site(&track(&[0, 1, 0, 2], 3, cyclic), 3);
             assert!(tab.succ.is_empty(), "site 0 twice: no table by site");
         }
+    }
+
+    /// The ring of a cyclic track: from every site of the board, `n`
+    /// counters (up to a lap) land where `n` steps of the table by site
+    /// take them, in that order; a track that passes a site twice, a
+    /// linear one, or one with every place skipped has no ring.
+    #[test]
+    fn a_ring_gives_the_sites_the_table_by_site_steps_to() {
+        let t = track(&[5, 1, 3, 0, 6], 8, true);
+        for mask in 0..32u32 {
+            let skipped: Vec<bool> = (0..5).map(|i| mask >> i & 1 == 1).collect();
+            let mut tab = SowTable { skipped: skipped.clone(), ..SowTable::default() };
+            tab.link(true);
+            tab.by_site(&t, 8);
+            if tab.live == 0 {
+                assert!(tab.ring.is_empty() && tab.from.is_empty(), "{skipped:?}");
+                continue;
+            }
+            assert_eq!(tab.ring.len(), 2 * tab.live, "{skipped:?}");
+            for s in 0..8usize {
+                let mut at = s;
+                for n in 1..=tab.live {
+                    at = tab.succ[at] as usize;
+                    let from = tab.from[s] as usize;
+                    assert_eq!(tab.ring[from + n - 1] as usize, at, "{skipped:?} from {s}, {n} counters");
+                }
+            }
+        }
+        let mut tab = SowTable { skipped: vec![false; 5], ..SowTable::default() };
+        tab.link(false);
+        tab.by_site(&track(&[5, 1, 3, 0, 6], 8, false), 8);
+        assert!(!tab.succ.is_empty() && tab.ring.is_empty(), "a linear track: no ring");
+        let mut tab = SowTable { skipped: vec![false; 4], ..SowTable::default() };
+        tab.link(true);
+        tab.by_site(&track(&[0, 1, 0, 2], 3, true), 3);
+        assert!(tab.ring.is_empty(), "site 0 twice: no ring");
     }
 
     /// The next places as the definition has them: from each place (and
