@@ -189,6 +189,14 @@ fn check_ends(p: &Program, vm: &mut Vm) -> Res<()> {
 /// instructions a ply, and saved these 16 more.
 #[inline(never)]
 fn check_led_ends(p: &Program, vm: &mut Vm) -> Res<()> {
+    // The one thing to ask, false: the `end` it leads not taken, nor the
+    // round it is the condition of.
+    if let Some(t) = &p.lead_test
+        && t.holds(p, vm) == Some(false)
+    {
+        vm.lead_false = Some(t.end);
+        return Ok(());
+    }
     vm.lead_false = None;
     for (k, end) in p.ends.iter().enumerate() {
         // With a `rest`, `cond` is a round's condition, asked first (see

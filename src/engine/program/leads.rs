@@ -5,7 +5,9 @@
 //! every move, the `end`s first. Such an `end` is asked in two parts, its
 //! first `and` term and the rest; when the first is false the `end` is
 //! not taken, and the round's condition, the same term asked of the same
-//! position, is false without being asked again (see `play.rs`).
+//! position, is false without being asked again (see `play.rs`). When
+//! it is all there is to ask after a move and of the commonest shape
+//! (`count(every pit of next) == 0`), it is read in place ([`LeadTest`]).
 //!
 //! Only a term that changes nothing, spends no work and cannot answer
 //! differently when asked again: it reads no local variable, draws no
@@ -16,8 +18,13 @@
 //! look at whether the player to move is stuck, which gives back what it
 //! changes.
 
+use super::expr::{Leaf, Opnd};
 use super::memo::{join, terms};
-use crate::engine::game::{BinOp, Expr, Game};
+use super::shapes::{compared, holds, swapped};
+use super::sums::Sites;
+use super::{EndProg, Lower, Program};
+use crate::engine::game::{BinOp, Expr, Game, Value};
+use crate::engine::vm::Vm;
 
 /// An `end`'s condition as its first `and` term and the rest.
 pub(super) type Split = Option<(Expr, Expr)>;
@@ -46,6 +53,69 @@ pub(super) fn shared(g: &Game) -> (Vec<Split>, Vec<Option<u16>>) {
         }
     }
     (ends, rounds)
+}
+
+/// The lead of a game's one `end` that has one (the others' conditions
+/// folded to false, and nothing to do when the player to move is stuck)
+/// when it is of the commonest shape, `count(SET) OP k` of a fixed set or
+/// a player's sites of a kind, in a game of one colour: asked in place
+/// after every move, and when it is false nothing more is asked (the
+/// `end` not taken, the round's condition false). Otherwise, and when it
+/// holds, the `end`s are asked as they are without it.
+pub(crate) struct LeadTest {
+    /// Which `end` it leads.
+    pub end: u16,
+    /// The set's sites; of a kind, each player's.
+    sets: Box<[Sites]>,
+    /// Whose sites, for a kind's.
+    who: Option<Leaf>,
+    /// The outcomes the comparison holds for (see `shapes::holds`), and `k`.
+    holds: u8,
+    k: i64,
+}
+
+impl LeadTest {
+    /// The lead's value now; none if it cannot be read here (a player who
+    /// is none), for the `end`s to ask it as they would.
+    #[inline(always)]
+    pub(crate) fn holds(&self, p: &Program, vm: &mut Vm) -> Option<bool> {
+        let set = match self.who {
+            None => self.sets.first()?,
+            Some(l) => self.sets.get(usize::try_from(l.get(vm).ok()?).ok()?)?,
+        };
+        Some(compared(self.holds, set.count(p, vm), self.k))
+    }
+}
+
+/// The [`LeadTest`] of the game's `end`s, if they have one.
+pub(super) fn lead_test(l: &Lower, g: &Game, ends: &[EndProg], stuck_body: bool) -> Option<LeadTest> {
+    if g.colours != 1 || stuck_body {
+        return None;
+    }
+    let mut led = ends.iter().enumerate().filter(|(_, e)| e.rest.is_some());
+    let (Some((k, _)), None) = (led.next(), led.next()) else { return None };
+    let never = |e: &EndProg| matches!(e.cond, Opnd::Leaf(Leaf::Const(0)));
+    if ends.iter().enumerate().any(|(j, e)| j != k && !never(e)) {
+        return None;
+    }
+    // The first term of its condition, as `shared` split it.
+    let mut t = Vec::new();
+    terms(BinOp::And, &g.ends[k].cond, &mut t);
+    let Expr::Bin(op, a, b) = t.first()?.unspanned() else { return None };
+    let (holds, count, n) = match (a.unspanned(), b.unspanned()) {
+        (Expr::Count(x, None), Expr::Const(Value::Int(n))) => (holds(*op)?, x, *n),
+        (Expr::Const(Value::Int(n)), Expr::Count(x, None)) => (swapped(holds(*op)?), x, *n),
+        _ => return None,
+    };
+    let sites = |id: u16| Sites::new(id, &g.sets[id as usize], g.sites.len());
+    let (sets, who) = match count.unspanned() {
+        Expr::Const(Value::Set(id)) => (vec![sites(*id)], None),
+        Expr::KindSet(kind, pl) if !l.territory(*kind) => {
+            (g.kind_sets[kind.index()].iter().map(|&id| sites(id)).collect(), Some(l.leaf(pl)?))
+        }
+        _ => return None,
+    };
+    Some(LeadTest { end: k as u16, sets: sets.into(), who, holds, k: n })
 }
 
 /// Whether `e` changes nothing, spends no work and answers the same when
@@ -130,5 +200,29 @@ score p: count(store(p))
         let draws = "random(1, 2) == 1";
         let ends = format!("end ruined when {draws} and rounds >= 3");
         assert_eq!(shared(draws, &ends), (vec![false], None, false));
+    }
+
+    /// The lead is asked in place ([`super::LeadTest`]) when it is the one
+    /// thing to ask after a move: `count(SET) OP k` of a fixed set or a
+    /// player's sites, either way round, leading the one `end` whose
+    /// condition can hold. Not when another `end` may hold, with `when
+    /// stuck: end { ... }`, or for a lead of another shape.
+    #[test]
+    fn a_lead_is_asked_in_place_when_it_is_all_there_is_to_ask() {
+        let test = |round: &str, ends: &str| program(round, ends).lead_test.map(|t| t.end);
+        let ends = |lead: &str| format!("end ruined when {lead} and rounds >= 3");
+        for lead in ["count(every pit of next) == 0", "0 == count(every pit of next)", "count(every pit) < 1"] {
+            assert_eq!(test(lead, &ends(lead)), Some(0), "{lead}");
+        }
+        let lead = "count(every pit of next) == 0";
+        // Another `end` before it, whose condition folds to false.
+        let folded = format!("end never when 1 > 2\n{}", ends(lead));
+        assert_eq!(test(lead, &folded), Some(1));
+        let another = format!("end full when count(every pit) > 20\n{}", ends(lead));
+        assert_eq!(test(lead, &another), None, "another `end` may hold");
+        let stuck = format!("{}\nwhen stuck: end {{ take every pit to store(next) }}", ends(lead));
+        assert_eq!(test(lead, &stuck), None, "something to do when stuck");
+        let sum = "count(every pit of next) + count(every pit of mover) == 0";
+        assert_eq!(test(sum, &ends(sum)), None, "a lead of another shape");
     }
 }

@@ -516,6 +516,8 @@ pub struct Program {
     pub(crate) ends: Vec<EndProg>,
     /// Whether an `end` asks a round's condition first (see `leads.rs`).
     pub(crate) led_ends: bool,
+    /// That condition, asked in place, when it is the only thing to ask.
+    pub(crate) lead_test: Option<leads::LeadTest>,
     pub(crate) rounds: Vec<EndProg>,
     /// The `end` whose first term is the condition of the game's only
     /// round, if it has one round and such an `end` (see `leads.rs`).
@@ -646,7 +648,7 @@ impl Program {
         let avoids = g.avoids.iter().map(|(_, c, _)| l.opnd(c)).collect();
         let (leads, lead_of) =
             if memos { leads::shared(g) } else { (vec![None; g.ends.len()], vec![None; g.rounds.len()]) };
-        let ends = g
+        let ends: Vec<EndProg> = g
             .ends
             .iter()
             .zip(&leads)
@@ -659,6 +661,7 @@ impl Program {
             })
             .collect();
         let stuck_body = l.block(&g.stuck_body);
+        let lead_test = leads::lead_test(&l, g, &ends, !stuck_body.is_empty());
         let rounds: Vec<EndProg> = g
             .rounds
             .iter()
@@ -712,6 +715,7 @@ impl Program {
             drawn,
             avoids,
             led_ends: leads.iter().any(Option::is_some),
+            lead_test,
             ends,
             round_lead: match &rounds[..] {
                 [only] => only.lead_of,
