@@ -67,11 +67,13 @@ pub(crate) struct LeadTest {
     pub end: u16,
     /// The set's sites; of a kind, each player's.
     sets: Box<[Sites]>,
-    /// Whose sites, for a kind's.
+    /// Whose sites, for a kind's: never a local variable (a lead reads
+    /// none, see [`plain`]), so nothing left from an earlier move.
     who: Option<Leaf>,
-    /// The outcomes the comparison holds for (see `shapes::holds`), and `k`.
-    holds: u8,
-    k: i64,
+    /// The outcomes the comparison holds for (see `shapes::holds`), and
+    /// the number the count is compared with.
+    outcomes: u8,
+    than: i64,
 }
 
 impl LeadTest {
@@ -83,7 +85,7 @@ impl LeadTest {
             None => self.sets.first()?,
             Some(l) => self.sets.get(usize::try_from(l.get(vm).ok()?).ok()?)?,
         };
-        Some(compared(self.holds, set.count(p, vm), self.k))
+        Some(compared(self.outcomes, set.count(p, vm), self.than))
     }
 }
 
@@ -102,7 +104,7 @@ pub(super) fn lead_test(l: &Lower, g: &Game, ends: &[EndProg], stuck_body: bool)
     let mut t = Vec::new();
     terms(BinOp::And, &g.ends[k].cond, &mut t);
     let Expr::Bin(op, a, b) = t.first()?.unspanned() else { return None };
-    let (holds, count, n) = match (a.unspanned(), b.unspanned()) {
+    let (outcomes, count, than) = match (a.unspanned(), b.unspanned()) {
         (Expr::Count(x, None), Expr::Const(Value::Int(n))) => (holds(*op)?, x, *n),
         (Expr::Const(Value::Int(n)), Expr::Count(x, None)) => (swapped(holds(*op)?), x, *n),
         _ => return None,
@@ -115,7 +117,7 @@ pub(super) fn lead_test(l: &Lower, g: &Game, ends: &[EndProg], stuck_body: bool)
         }
         _ => return None,
     };
-    Some(LeadTest { end: k as u16, sets: sets.into(), who, holds, k: n })
+    Some(LeadTest { end: k as u16, sets: sets.into(), who, outcomes, than })
 }
 
 /// Whether `e` changes nothing, spends no work and answers the same when
@@ -219,10 +221,14 @@ score p: count(store(p))
         let folded = format!("end never when 1 > 2\n{}", ends(lead));
         assert_eq!(test(lead, &folded), Some(1));
         let another = format!("end full when count(every pit) > 20\n{}", ends(lead));
-        assert_eq!(test(lead, &another), None, "another `end` may hold");
+        assert_eq!(test(lead, &another), None, "another `end` before it may hold");
+        let after = format!("{}\nend full when count(every pit) > 20", ends(lead));
+        assert_eq!(test(lead, &after), None, "another `end` after it may hold");
         let stuck = format!("{}\nwhen stuck: end {{ take every pit to store(next) }}", ends(lead));
         assert_eq!(test(lead, &stuck), None, "something to do when stuck");
-        let sum = "count(every pit of next) + count(every pit of mover) == 0";
-        assert_eq!(test(sum, &ends(sum)), None, "a lead of another shape");
+        for other in ["count(A) == 0", "count(every pit of next) == count(A)"] {
+            let p = program(other, &ends(other));
+            assert!(p.ends[0].rest.is_some() && p.lead_test.is_none(), "a lead of another shape: {other}");
+        }
     }
 }

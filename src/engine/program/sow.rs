@@ -70,11 +70,11 @@ fn sow_counts(
 }
 
 /// [`sow_counts`] from the site `s`, for a table by site (`tab.succ`),
-/// with no place left out: on a cyclic track by its ring, else a counter
-/// a step, each a look-up and an add. The caller has refused a cyclic
-/// track whose every place is skipped.
+/// with no place left out: a counter a step, each a look-up and an add;
+/// on a cyclic track with `RING`, by its ring. The caller has refused a
+/// cyclic track whose every place is skipped.
 #[inline(always)]
-fn sow_sites(
+fn sow_sites<const RING: bool>(
     counts: &mut [i32],
     f: &mut crate::engine::vm::Frame,
     track: &Track,
@@ -82,40 +82,49 @@ fn sow_sites(
     s: SiteId,
     mut n: i32,
 ) -> Res<()> {
-    if track.cyclic {
-        // Whole laps at once, to every live site; then at most a lap
-        // left: the next `n` live sites, in a row of the ring (see
-        // `SowTable::ring`), each counter's site known without the one
-        // before it.
-        if n as usize > tab.live {
-            let laps = (n - 1) / tab.live as i32;
-            for &site in &tab.ring[..tab.live] {
-                counts[site as usize] += laps;
-            }
-            n -= laps * tab.live as i32;
+    if track.cyclic && n as usize > tab.live {
+        // Whole laps at once, to every live site.
+        let laps = (n - 1) / tab.live as i32;
+        for &site in &tab.ring[..tab.live] {
+            counts[site as usize] += laps;
         }
-        if n > 0 {
-            let from = tab.from[s as usize] as usize;
-            let row = &tab.ring[from..from + n as usize];
-            for &x in row {
-                counts[x as usize] += 1;
+        n -= laps * tab.live as i32;
+    }
+    if RING && track.cyclic {
+        // At most a lap left: the next `n` live sites, in a row of the
+        // ring (see `SowTable::ring`), each counter's site known without
+        // the one before it.
+        f.last = match n > 0 {
+            true => {
+                let from = tab.from[s as usize] as usize;
+                let row = &tab.ring[from..from + n as usize];
+                for &x in row {
+                    counts[x as usize] += 1;
+                }
+                row[row.len() - 1]
             }
-            f.last = row[row.len() - 1];
-        } else {
-            f.last = s;
-        }
+            false => s,
+        };
         f.last_colour = 0;
         return Ok(());
     }
     let succ = &tab.succ[..];
     let mut at = s as usize;
-    for _ in 0..n {
-        let nx = succ[at];
-        if nx == OFF {
-            return Err(Fault::ILLEGAL);
+    if track.cyclic {
+        // Every place leads to a live one: no end to look for.
+        for _ in 0..n {
+            at = succ[at] as usize;
+            counts[at] += 1;
         }
-        at = nx as usize;
-        counts[at] += 1;
+    } else {
+        for _ in 0..n {
+            let nx = succ[at];
+            if nx == OFF {
+                return Err(Fault::ILLEGAL);
+            }
+            at = nx as usize;
+            counts[at] += 1;
+        }
     }
     f.last = at as SiteId;
     f.last_colour = 0;
@@ -124,8 +133,14 @@ fn sow_sites(
 
 /// Sows `n` counters lifted from `s` by `tab`: site by site when it has a
 /// table by site, else place by place. `Err(None)` as [`sow_counts`].
+/// `RING`: by the ring of a cyclic track (see [`sow_sites`]), for the laps
+/// made by a table alone (`Sow::simple_lap`, [`relay`]'s), most of them a
+/// relay's, whose counts grow as it goes; the commonest sowing
+/// ([`plain_sowing`]) follows the table by site (Kalah's sowings, a few
+/// counters each, gained no time by the ring and cost 14 instructions
+/// more a ply).
 #[inline(always)]
-fn sow_by(
+fn sow_by<const RING: bool>(
     counts: &mut [i32],
     f: &mut crate::engine::vm::Frame,
     track: &Track,
@@ -134,7 +149,7 @@ fn sow_by(
     n: i32,
 ) -> Result<(), Option<Fault>> {
     if !tab.succ.is_empty() {
-        return sow_sites(counts, f, track, tab, s, n).map_err(Some);
+        return sow_sites::<RING>(counts, f, track, tab, s, n).map_err(Some);
     }
     let pos = track.position[s as usize].map_or(track.sites.len(), |x| x as usize);
     sow_counts(counts, f, track, tab, pos, n, None)
@@ -154,7 +169,8 @@ fn plain_sowing<S: Index, T: Index>(src: S, trk: T, sow: Sow) -> Fst {
         vm.f.origin = s;
         vm.pos.counts[s as usize] = 0;
         let (track, tab) = sow.table(p, vm, t)?;
-        sow_by(&mut vm.pos.counts, &mut vm.f, track, tab, s, n).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
+        sow_by::<false>(&mut vm.pos.counts, &mut vm.f, track, tab, s, n)
+            .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
     })
 }
 
@@ -511,7 +527,8 @@ impl Sow {
                 kept
             }
         };
-        sow_by(&mut vm.pos.counts, &mut vm.f, track, tab, s, n).map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
+        sow_by::<true>(&mut vm.pos.counts, &mut vm.f, track, tab, s, n)
+            .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
     }
 
     /// Counters sown one by one run the rule file's conditions or

@@ -68,10 +68,7 @@ impl Lower<'_> {
                         Box::new(move |p, vm| {
                             let dst = dest(p, vm)?;
                             let s = from.site(p, vm)?;
-                            let c = match &colour {
-                                Some(c) => Some(c.player(p, vm)? as usize),
-                                None => None,
-                            };
+                            let c = colour_of(&colour, p, vm)?;
                             let n = a.get(p, vm)?;
                             vm.read(s);
                             let have = match c {
@@ -97,10 +94,7 @@ impl Lower<'_> {
                             if s < 0 {
                                 return Err(none_here("a set of sites"));
                             }
-                            let colour = match &colour {
-                                Some(c) => Some(c.player(p, vm)? as usize),
-                                None => None,
-                            };
+                            let colour = colour_of(&colour, p, vm)?;
                             take_all(vm, s as SiteId, dst, colour, give);
                             Ok(())
                         })
@@ -110,10 +104,7 @@ impl Lower<'_> {
                         Box::new(move |p, vm| {
                             let dst = dest(p, vm)?;
                             let src = from.get(p, vm)?;
-                            let colour = match &colour {
-                                Some(c) => Some(c.player(p, vm)? as usize),
-                                None => None,
-                            };
+                            let colour = colour_of(&colour, p, vm)?;
                             for_each_site(p, vm, src, |_, vm, s| {
                                 take_all(vm, s, dst, colour, give);
                                 Ok(false)
@@ -329,6 +320,15 @@ impl Lower<'_> {
                 Ok(())
             }),
         }
+    }
+}
+
+/// The colour a `take` names, if it names one.
+#[inline(always)]
+fn colour_of(colour: &Option<Opnd>, p: &Program, vm: &mut Vm) -> Res<Option<usize>> {
+    match colour {
+        Some(c) => Ok(Some(c.player(p, vm)? as usize)),
+        None => Ok(None),
     }
 }
 

@@ -17,12 +17,13 @@ pub(crate) struct SowTable {
     /// site once (empty otherwise): the site after each site of the board
     /// (for a site off the track, the track's first live one).
     pub succ: Vec<u16>,
-    /// With `succ`, on a cyclic track: its live sites in order, twice over,
-    /// and for each site of the board where the site after it is in
-    /// `ring` (in its first half). A sowing of `n` counters, at most a
-    /// lap, from `s` adds one to each of `ring[from[s]..][..n]`: no
-    /// chain of look-ups, each waiting for the one before.
+    /// With `succ`, on a cyclic track: its live sites in order, twice
+    /// over. A sowing of `n` counters, at most a lap, from `s` adds one to
+    /// each of `ring[from[s]..][..n]`: no chain of look-ups, each waiting
+    /// for the one before.
     pub ring: Vec<u16>,
+    /// With `ring`: for each site of the board, where the site after it
+    /// is in `ring` (in its first half).
     pub from: Vec<u16>,
 }
 

@@ -153,7 +153,7 @@ impl Sow {
         let skipped = |f: Option<Fault>| f.unwrap_or_else(|| all_skipped(p, t));
         let Some(ranges) = &self.keyed else {
             let (counts, f) = (&mut vm.pos.counts, &mut vm.f);
-            sow_by(counts, f, track, tab, s, n).map_err(skipped)?;
+            sow_by::<true>(counts, f, track, tab, s, n).map_err(skipped)?;
             return relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, tab), test, max).map_err(skipped);
         };
         let at = self.base + t as usize * self.np + vm.f.mover as usize;
@@ -171,7 +171,7 @@ impl Sow {
             return Err(all_skipped(p, t));
         }
         let (counts, f) = (&mut vm.pos.counts, &mut vm.f);
-        sow_by(counts, f, track, kept, s, n).map_err(skipped)?;
+        sow_by::<true>(counts, f, track, kept, s, n).map_err(skipped)?;
         relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, kept), test, max).map_err(skipped)
     }
 }
@@ -210,6 +210,6 @@ fn relay_laps(
         *fuel -= 1;
         f.origin = s;
         counts[s as usize] = 0;
-        sow_by(counts, f, track, tab, s, n)?;
+        sow_by::<true>(counts, f, track, tab, s, n)?;
     }
 }

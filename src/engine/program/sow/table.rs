@@ -18,7 +18,7 @@ use crate::engine::vm::{Fault, KeptTable, Res, SowTable, SpareTables, Vm};
 
 impl SowTable {
     /// A statement's fixed table for `track` (never changed once made, so
-    /// it also gets the table by site, `succ`).
+    /// it also gets the table by site, `succ`, and its ring).
     fn new(skipped: &[bool], track: &Track, sites: usize) -> SowTable {
         let mut t = SowTable::default();
         t.fill(skipped, track.cyclic);
@@ -27,7 +27,8 @@ impl SowTable {
     }
 
     /// Makes `succ` from `next` when the track passes each site once
-    /// (else leaves it empty), reusing its buffer.
+    /// (else leaves it empty), and on a cyclic track with a live place
+    /// `ring` and `from` too (else leaves them empty), reusing buffers.
     fn by_site(&mut self, track: &Track, sites: usize) {
         let site = |x: u16| if x == OFF { OFF } else { track.sites[x as usize] };
         let (next, len) = (&self.next, track.sites.len());
@@ -372,20 +373,27 @@ mod tests {
     /// The ring of a cyclic track: from every site of the board, `n`
     /// counters (up to a lap) land where `n` steps of the table by site
     /// take them, in that order; a track that passes a site twice, a
-    /// linear one, or one with every place skipped has no ring.
+    /// linear one, or one with every place skipped has no ring. One table
+    /// made over and over, as a kept one is: nothing left of the last.
     #[test]
     fn a_ring_gives_the_sites_the_table_by_site_steps_to() {
         let t = track(&[5, 1, 3, 0, 6], 8, true);
-        for mask in 0..32u32 {
+        let mut tab = SowTable::default();
+        let remake = |tab: &mut SowTable, skipped: &[bool], t: &Track, board: usize| {
+            tab.skipped.clear();
+            tab.skipped.extend_from_slice(skipped);
+            tab.link(t.cyclic);
+            tab.by_site(t, board);
+        };
+        for mask in (0..32u32).rev() {
             let skipped: Vec<bool> = (0..5).map(|i| mask >> i & 1 == 1).collect();
-            let mut tab = SowTable { skipped: skipped.clone(), ..SowTable::default() };
-            tab.link(true);
-            tab.by_site(&t, 8);
+            remake(&mut tab, &skipped, &t, 8);
             if tab.live == 0 {
                 assert!(tab.ring.is_empty() && tab.from.is_empty(), "{skipped:?}");
                 continue;
             }
             assert_eq!(tab.ring.len(), 2 * tab.live, "{skipped:?}");
+            assert_eq!(tab.from.len(), 8, "{skipped:?}");
             for s in 0..8usize {
                 let mut at = s;
                 for n in 1..=tab.live {
@@ -395,14 +403,47 @@ mod tests {
                 }
             }
         }
-        let mut tab = SowTable { skipped: vec![false; 5], ..SowTable::default() };
-        tab.link(false);
-        tab.by_site(&track(&[5, 1, 3, 0, 6], 8, false), 8);
-        assert!(!tab.succ.is_empty() && tab.ring.is_empty(), "a linear track: no ring");
-        let mut tab = SowTable { skipped: vec![false; 4], ..SowTable::default() };
-        tab.link(true);
-        tab.by_site(&track(&[0, 1, 0, 2], 3, true), 3);
-        assert!(tab.ring.is_empty(), "site 0 twice: no ring");
+        remake(&mut tab, &[false; 5], &track(&[5, 1, 3, 0, 6], 8, false), 8);
+        assert!(!tab.succ.is_empty() && tab.ring.is_empty() && tab.from.is_empty(), "a linear track: no ring");
+        remake(&mut tab, &[false; 5], &t, 8);
+        remake(&mut tab, &[false; 4], &track(&[0, 1, 0, 2], 3, true), 3);
+        assert!(tab.ring.is_empty() && tab.from.is_empty(), "site 0 twice: no ring");
+    }
+
+    /// Sowing by the ring and by the table by site, whole laps at once:
+    /// the counts and `last` of a counter a step, for any number of
+    /// counters (whole laps, a lap exactly, none) from any site, for
+    /// every pattern of skips.
+    #[test]
+    fn sowing_by_the_ring_is_sowing_by_the_table() {
+        use super::super::sow_sites;
+        use crate::engine::vm::Frame;
+        let t = track(&[5, 1, 3, 0, 6], 8, true);
+        for mask in 0..31u32 {
+            let skipped: Vec<bool> = (0..5).map(|i| mask >> i & 1 == 1).collect();
+            let mut tab = SowTable { skipped, ..SowTable::default() };
+            tab.link(true);
+            tab.by_site(&t, 8);
+            for s in 0..8u16 {
+                for n in 0..=3 * tab.live as i32 + 1 {
+                    let start: Vec<i32> = (0..8).map(|i| i * 3 % 7).collect();
+                    let (mut a, mut b) = (start.clone(), start);
+                    let (mut fa, mut fb) = (Frame::new(0), Frame::new(0));
+                    assert!(sow_sites::<true>(&mut a, &mut fa, &t, &tab, s, n).is_ok());
+                    assert!(sow_sites::<false>(&mut b, &mut fb, &t, &tab, s, n).is_ok());
+                    // A counter a step, by the table by site.
+                    let (mut c, mut at) = (b.clone(), s as usize);
+                    c.copy_from_slice(&(0..8).map(|i| i * 3 % 7).collect::<Vec<i32>>());
+                    for _ in 0..n {
+                        at = tab.succ[at] as usize;
+                        c[at] += 1;
+                    }
+                    let want = (c, at as u16);
+                    assert_eq!((a, fa.last), want, "by the ring: mask {mask:05b} from {s}, {n} counters");
+                    assert_eq!((b, fb.last), want, "by the table: mask {mask:05b} from {s}, {n} counters");
+                }
+            }
+        }
     }
 
     /// The next places as the definition has them: from each place (and
