@@ -136,9 +136,9 @@ fn sow_sites<const RING: bool>(
 /// `RING`: by the ring of a cyclic track (see [`sow_sites`]), for the laps
 /// made by a table alone (`Sow::simple_lap`, [`relay`]'s), most of them a
 /// relay's, whose counts grow as it goes; the commonest sowing
-/// ([`plain_sowing`]) follows the table by site (Kalah's sowings, a few
-/// counters each, gained no time by the ring and cost 14 instructions
-/// more a ply).
+/// ([`plain_sowing`]) follows the table by site (a lap of a few counters,
+/// as most of those are, gained no time by the ring and cost 14
+/// instructions more a ply).
 #[inline(always)]
 fn sow_by<const RING: bool>(
     counts: &mut [i32],
