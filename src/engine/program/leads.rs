@@ -89,21 +89,24 @@ impl LeadTest {
     }
 }
 
-/// The [`LeadTest`] of the game's `end`s, if they have one.
-pub(super) fn lead_test(l: &Lower, g: &Game, ends: &[EndProg], stuck_body: bool) -> Option<LeadTest> {
+/// The [`LeadTest`] of the game's `end`s (lowered, and split by
+/// [`shared`]), if they have one.
+pub(super) fn lead_test(
+    l: &Lower,
+    g: &Game,
+    (ends, splits): (&[EndProg], &[Split]),
+    stuck_body: bool,
+) -> Option<LeadTest> {
     if g.colours != 1 || stuck_body {
         return None;
     }
-    let mut led = ends.iter().enumerate().filter(|(_, e)| e.rest.is_some());
-    let (Some((k, _)), None) = (led.next(), led.next()) else { return None };
+    let mut led = splits.iter().enumerate().filter_map(|(k, s)| Some((k, &s.as_ref()?.0)));
+    let (Some((k, first)), None) = (led.next(), led.next()) else { return None };
     let never = |e: &EndProg| matches!(e.cond, Opnd::Leaf(Leaf::Const(0)));
     if ends.iter().enumerate().any(|(j, e)| j != k && !never(e)) {
         return None;
     }
-    // The first term of its condition, as `shared` split it.
-    let mut t = Vec::new();
-    terms(BinOp::And, &g.ends[k].cond, &mut t);
-    let Expr::Bin(op, a, b) = t.first()?.unspanned() else { return None };
+    let Expr::Bin(op, a, b) = first.unspanned() else { return None };
     let (outcomes, count, than) = match (a.unspanned(), b.unspanned()) {
         (Expr::Count(x, None), Expr::Const(Value::Int(n))) => (holds(*op)?, x, *n),
         (Expr::Const(Value::Int(n)), Expr::Count(x, None)) => (swapped(holds(*op)?), x, *n),

@@ -661,7 +661,7 @@ impl Program {
             })
             .collect();
         let stuck_body = l.block(&g.stuck_body);
-        let lead_test = leads::lead_test(&l, g, &ends, !stuck_body.is_empty());
+        let lead_test = leads::lead_test(&l, g, (&ends, &leads), !stuck_body.is_empty());
         let rounds: Vec<EndProg> = g
             .rounds
             .iter()
