@@ -129,22 +129,21 @@ impl Pin {
     /// step of the work budget: it is not asked as written. Nor is it made
     /// in a machine that watches banks: the rules must note each count of
     /// a bank they read where and when they read it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn values(&self, p: &Program, vm: &mut Vm) -> Option<Pinned<'_>> {
         if !vm.banks.is_empty() {
             return None;
         }
-        let n = self.values.len();
-        let mut out =
-            Pinned { n, values: [0; MOST_PINNED], prefix: self.prefix.as_ref(), residuals: self.residuals.as_deref() };
+        let (n, prefix, residuals) = (self.values.len(), self.prefix.as_ref(), self.residuals.as_deref());
         let search = vm.memo.search;
         let kept = self.kept.filter(|_| search != 0);
         if let Some(m) = kept
             && vm.memo.stamp[m] == search
+            && let Ok(&values) = <&[i64; MOST_PINNED]>::try_from(&vm.memo.val[m..m + MOST_PINNED])
         {
-            out.values.copy_from_slice(&vm.memo.val[m..m + MOST_PINNED]);
-            return Some(out);
+            return Some(Pinned { n, values, prefix, residuals });
         }
+        let mut out = Pinned { n, values: [0; MOST_PINNED], prefix, residuals };
         let fuel = vm.fuel;
         for (v, e) in out.values.iter_mut().zip(self.values.iter()) {
             match e.get(p, vm) {
