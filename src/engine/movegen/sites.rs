@@ -119,11 +119,12 @@ fn draw_of_set(
     }
     // The sites that hold counters, gathered without a branch on the
     // counts (which a random game cannot predict), then the k-th of them.
-    let picked = &mut vm.picked;
-    if picked.len() < sites.len() {
-        picked.resize(sites.len(), 0);
+    if vm.picked.len() < sites.len() {
+        vm.picked.resize(sites.len(), 0);
     }
-    let (counts, colours) = (&vm.pos.counts, vm.colours);
+    // Slices, not the vectors: read through the vectors, the loop loaded
+    // the counts' address again after each site it wrote.
+    let (picked, counts, colours) = (&mut vm.picked[..sites.len()], vm.pos.counts.as_slice(), vm.colours);
     // One colour, a count a site: the loop's own copy, read straight.
     let n = match colours {
         1 => gather(sites, picked, least, |s| counts[s as usize]),
