@@ -563,7 +563,7 @@ fn try_values(
             return Ok(false);
         }
         mv.args[i] = arg;
-        enumerate(p, vm, def, i + 1, mv, sink)?;
+        after(p, vm, def, i + 1, mv, sink)?;
         Ok(sink.done())
     };
     let Some(pinned) = pinned else {
@@ -606,7 +606,7 @@ fn try_values(
                 continue;
             }
             mv.args[i] = v as i32;
-            enumerate(p, vm, def, i + 1, mv, sink)?;
+            after(p, vm, def, i + 1, mv, sink)?;
             if sink.done() {
                 return Ok(());
             }
@@ -642,7 +642,7 @@ fn try_values(
                 continue;
             }
             mv.args[i] = arg;
-            enumerate(p, vm, def, i + 1, mv, sink)?;
+            after(p, vm, def, i + 1, mv, sink)?;
             if sink.done() {
                 break;
             }
@@ -671,6 +671,18 @@ fn only_move_error(p: &Program, vm: &Vm, e: Fault) -> Fault {
         Some(&Some(d)) => choice_error(p, d as usize, 0, e),
         _ => e,
     }
+}
+
+/// The choices from `i` on, once those before it are bound: the move
+/// itself after the last, offered in place (entering [`enumerate`], whose
+/// frame is that of every choice's loop, only to offer it was some 20
+/// instructions a move).
+#[inline(always)]
+fn after(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, sink: &mut Sink) -> Res<()> {
+    if i == def.choices.len() {
+        return leaf(p, vm, def, *mv, 1, sink);
+    }
+    enumerate(p, vm, def, i, mv, sink)
 }
 
 fn enumerate(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, sink: &mut Sink) -> Res<()> {
