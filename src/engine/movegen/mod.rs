@@ -526,6 +526,35 @@ fn trial_kept(p: &Program, vm: &mut Vm, mv: Move, mover: u8, keep: Keep) -> Res<
     Ok(ok)
 }
 
+/// Binds choice `i` to `v` and, if its `where` (`filter`) holds, goes on
+/// to the choices after it: whether the sink wants no more. Inlined: a
+/// call of its own at each value was some 25 instructions a value.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn try_one(
+    p: &Program,
+    vm: &mut Vm,
+    def: &MoveProg,
+    i: usize,
+    (c, filter): (&Choice, Option<&Opnd>),
+    mv: &mut Move,
+    sink: &mut Sink,
+    v: i64,
+    arg: i32,
+) -> Res<bool> {
+    vm.tick()?;
+    bind_choices(def, i, mv, vm);
+    vm.locals[c.slot] = v;
+    if let Some(f) = filter
+        && !c.passes(f, p, vm)?
+    {
+        return Ok(false);
+    }
+    mv.args[i] = arg;
+    after(p, vm, def, i + 1, mv, sink)?;
+    Ok(sink.done())
+}
+
 /// Tries choice `i` at each of `values` (a value and how the move writes
 /// it): binds it and, if its `where` holds, enumerates the choices after
 /// it, until the sink wants no more. A pinned choice has a loop of its own
@@ -552,23 +581,9 @@ fn try_values(
         (Some(_), Some(pin)) => pin.values(p, vm),
         _ => None,
     };
-    // Whether the sink wants no more.
-    let try_one = |vm: &mut Vm, mv: &mut Move, sink: &mut Sink, v: i64, arg: i32| -> Res<bool> {
-        vm.tick()?;
-        bind_choices(def, i, mv, vm);
-        vm.locals[c.slot] = v;
-        if let Some(f) = filter
-            && !c.passes(f, p, vm)?
-        {
-            return Ok(false);
-        }
-        mv.args[i] = arg;
-        after(p, vm, def, i + 1, mv, sink)?;
-        Ok(sink.done())
-    };
     let Some(pinned) = pinned else {
         for (v, arg) in values {
-            if try_one(vm, mv, sink, v, arg)? {
+            if try_one(p, vm, def, i, (c, filter), mv, sink, v, arg)? {
                 break;
             }
         }
@@ -648,7 +663,7 @@ fn try_values(
             }
             continue;
         }
-        if try_one(vm, mv, sink, v, arg)? {
+        if try_one(p, vm, def, i, (c, filter), mv, sink, v, arg)? {
             break;
         }
     }
