@@ -573,10 +573,8 @@ fn try_values(
     values: impl Iterator<Item = (i64, i32)>,
     range: Option<(i64, i64)>,
 ) -> Res<()> {
-    // The values a pinned `where` names, worked out here, where they are
-    // read: made in `choose` and handed down, they were copied twice on
-    // the way (2% of the instructions and 5% of the time of a ply of a game
-    // choosing a direction at each hole).
+    // The values a pinned `where` names, worked out here where they are
+    // read, so that the struct is made in place and not copied on its way.
     let pinned = match (filter, &c.pin) {
         (Some(_), Some(pin)) => pin.values(p, vm),
         _ => None,
