@@ -13,7 +13,7 @@ use super::draw::Candidates;
 use super::game::SiteId;
 use super::play::{apply_frame, bind_choices, try_statements};
 use super::program::expr::Opnd;
-use super::program::sets::{set_item, set_len};
+use super::program::sets::set_sites;
 use super::program::{Choice, ChoiceDomain, MoveProg, Program, index_in};
 use super::vm::{Fault, Frame, Res, Vm, check_choice_range};
 use super::{MAX_LISTED, Move, arrange};
@@ -729,10 +729,7 @@ fn choose(p: &Program, vm: &mut Vm, def: &MoveProg, i: usize, mv: &mut Move, sin
         ChoiceDomain::Set(s) => {
             let set = s.get(p, vm)?;
             let Some(test) = c.tested(p, vm) else { return Ok(()) };
-            let values = (0..set_len(p, set)).map(|k| {
-                let site = set_item(p, set, k);
-                (site as i64, site as i32)
-            });
+            let values = set_sites(p, set).map(|site| (site as i64, site as i32));
             try_values(p, vm, def, i, mv, sink, test, values, None)?;
         }
         ChoiceDomain::Players => {

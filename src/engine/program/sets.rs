@@ -130,6 +130,44 @@ pub(crate) fn set_len(p: &Program, set: SetV) -> usize {
     }
 }
 
+/// The sites of a set, in order, as an iterator: a declared set's slice
+/// looked up once, a computed one's bits taken lowest first (asking for
+/// the `k`-th site at each `k` counted the bits before it again).
+#[inline]
+pub(crate) fn set_sites(p: &Program, set: SetV) -> SetSites<'_> {
+    match set {
+        SetV::One(s) => SetSites::One(Some(s)),
+        SetV::Fixed(id) => SetSites::Fixed(p.game.sets[id as usize].iter()),
+        SetV::Mask(m) => SetSites::Mask(m),
+    }
+}
+
+/// See [`set_sites`].
+pub(crate) enum SetSites<'p> {
+    One(Option<SiteId>),
+    Fixed(std::slice::Iter<'p, SiteId>),
+    Mask(u64),
+}
+
+impl Iterator for SetSites<'_> {
+    type Item = SiteId;
+    #[inline(always)]
+    fn next(&mut self) -> Option<SiteId> {
+        match self {
+            SetSites::One(s) => s.take(),
+            SetSites::Fixed(it) => it.next().copied(),
+            SetSites::Mask(m) => {
+                if *m == 0 {
+                    return None;
+                }
+                let s = m.trailing_zeros() as SiteId;
+                *m &= *m - 1;
+                Some(s)
+            }
+        }
+    }
+}
+
 /// The `k`-th site of a set.
 pub(crate) fn set_item(p: &Program, set: SetV, k: usize) -> SiteId {
     match set {
@@ -624,4 +662,52 @@ enum QDomain {
     Range(Opnd, Opnd),
     Set(SetOpnd),
     Walk(WalkOpnd),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Program;
+    use super::{set_item, set_len, set_sites};
+    use crate::compile::{Config, compile_source};
+    use crate::engine::vm::SetV;
+    use std::sync::Arc;
+
+    /// The sites of a set as an iterator are the sites by index, in the
+    /// same order: a declared set, one site, computed sets of every size.
+    #[test]
+    fn the_sites_of_a_set_are_its_sites_by_index() {
+        let text = "game \"Sets\"
+players south, north
+pit a[1..5] owner south
+store A owner south
+pit b[1..5] owner north
+store B owner north
+group middle: a[2..4], b[3]
+track loop cyclic: a[1..5], A, b[1..5], B
+setup {
+  put 1 in every pit
+}
+move sow \"{h}\" {
+  choose h in every pit of mover where count(h) > 0
+  sow h along loop
+}
+score p: count(store(p))
+";
+        let g = compile_source("t.mancala", text, &Config::default()).unwrap_or_else(|f| panic!("{}", f.render(false)));
+        let p = Program::lower(Arc::new(g), true);
+        let by_index = |set: SetV| (0..set_len(&p, set)).map(|k| set_item(&p, set, k)).collect::<Vec<_>>();
+        let mut sets: Vec<SetV> = (0..p.game.sets.len() as u16).map(SetV::Fixed).collect();
+        sets.extend((0..12).map(SetV::One));
+        let mut m = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..64 {
+            sets.push(SetV::Mask(m));
+            m = m.rotate_left(7) ^ (m >> 3);
+        }
+        sets.extend([SetV::Mask(0), SetV::Mask(u64::MAX), SetV::Mask(1 << 63)]);
+        for set in sets {
+            let want = by_index(set);
+            assert_eq!(set_sites(&p, set).collect::<Vec<_>>(), want, "{set:?}");
+        }
+        assert!(p.game.sets.iter().any(|s| s.len() == 4), "the group is among the sets");
+    }
 }
