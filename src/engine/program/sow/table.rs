@@ -427,13 +427,12 @@ mod tests {
             for s in 0..8u16 {
                 for n in 0..=3 * tab.live as i32 + 1 {
                     let start: Vec<i32> = (0..8).map(|i| i * 3 % 7).collect();
-                    let (mut a, mut b) = (start.clone(), start);
+                    let (mut a, mut b) = (start.clone(), start.clone());
                     let (mut fa, mut fb) = (Frame::new(0), Frame::new(0));
                     assert!(sow_sites::<true>(&mut a, &mut fa, &t, &tab, s, n).is_ok());
                     assert!(sow_sites::<false>(&mut b, &mut fb, &t, &tab, s, n).is_ok());
                     // A counter a step, by the table by site.
-                    let (mut c, mut at) = (b.clone(), s as usize);
-                    c.copy_from_slice(&(0..8).map(|i| i * 3 % 7).collect::<Vec<i32>>());
+                    let (mut c, mut at) = (start, s as usize);
                     for _ in 0..n {
                         at = tab.succ[at] as usize;
                         c[at] += 1;
