@@ -29,7 +29,10 @@ pub(crate) const OFF: u16 = u16::MAX;
 /// `pos`, by a table, and past the place `except` too: whole laps of a
 /// cyclic track are added at once. `Err(None)`: every place of a cyclic
 /// track is skipped. The counts and the frame alone, so that a table kept
-/// in the machine can be read while they are written.
+/// in the machine can be read while they are written. `last`, set in the
+/// frame, is given back too: a relay's next lap starts from it in a
+/// register (read back from the frame, it waited on the store, ~3% of
+/// Congkak's time).
 fn sow_counts(
     counts: &mut [i32],
     f: &mut crate::engine::vm::Frame,
@@ -38,7 +41,7 @@ fn sow_counts(
     mut pos: usize,
     mut n: i32,
     except: Option<usize>,
-) -> Result<(), Option<Fault>> {
+) -> Result<SiteId, Option<Fault>> {
     let except = except.filter(|&x| !tab.skipped[x]);
     let live = tab.live - except.is_some() as usize;
     if track.cyclic && n as usize > live {
@@ -66,13 +69,14 @@ fn sow_counts(
     }
     f.last = track.sites[pos];
     f.last_colour = 0;
-    Ok(())
+    Ok(f.last)
 }
 
 /// [`sow_counts`] from the site `s`, for a table by site (`tab.succ`),
 /// with no place left out: a counter a step, each a look-up and an add;
 /// on a cyclic track with `RING`, by its ring. The caller has refused a
-/// cyclic track whose every place is skipped.
+/// cyclic track whose every place is skipped. Gives back `last`, as
+/// [`sow_counts`].
 #[inline(always)]
 fn sow_sites<const RING: bool>(
     counts: &mut [i32],
@@ -81,7 +85,7 @@ fn sow_sites<const RING: bool>(
     tab: &SowTable,
     s: SiteId,
     mut n: i32,
-) -> Res<()> {
+) -> Res<SiteId> {
     if track.cyclic && n as usize > tab.live {
         // Whole laps at once, to every live site.
         let laps = (n - 1) / tab.live as i32;
@@ -94,7 +98,7 @@ fn sow_sites<const RING: bool>(
         // At most a lap left: the next `n` live sites, in a row of the
         // ring (see `SowTable::ring`), each counter's site known without
         // the one before it.
-        f.last = match n > 0 {
+        let last = match n > 0 {
             true => {
                 let from = tab.from[s as usize] as usize;
                 let row = &tab.ring[from..from + n as usize];
@@ -105,8 +109,9 @@ fn sow_sites<const RING: bool>(
             }
             false => s,
         };
+        f.last = last;
         f.last_colour = 0;
-        return Ok(());
+        return Ok(last);
     }
     let succ = &tab.succ[..];
     let mut at = s as usize;
@@ -128,11 +133,12 @@ fn sow_sites<const RING: bool>(
     }
     f.last = at as SiteId;
     f.last_colour = 0;
-    Ok(())
+    Ok(at as SiteId)
 }
 
 /// Sows `n` counters lifted from `s` by `tab`: site by site when it has a
-/// table by site, else place by place. `Err(None)` as [`sow_counts`].
+/// table by site, else place by place. `last` given back and `Err(None)`
+/// as [`sow_counts`].
 /// `RING`: by the ring of a cyclic track (see [`sow_sites`]), for the laps
 /// made by a table alone (`Sow::simple_lap`, [`relay`]'s), most of them a
 /// relay's, whose counts grow as it goes; the commonest sowing
@@ -147,7 +153,7 @@ fn sow_by<const RING: bool>(
     tab: &SowTable,
     s: SiteId,
     n: i32,
-) -> Result<(), Option<Fault>> {
+) -> Result<SiteId, Option<Fault>> {
     if !tab.succ.is_empty() {
         return sow_sites::<RING>(counts, f, track, tab, s, n).map_err(Some);
     }
@@ -170,6 +176,7 @@ fn plain_sowing<S: Index, T: Index>(src: S, trk: T, sow: Sow) -> Fst {
         vm.pos.counts[s as usize] = 0;
         let (track, tab) = sow.table(p, vm, t)?;
         sow_by::<false>(&mut vm.pos.counts, &mut vm.f, track, tab, s, n)
+            .map(drop)
             .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
     })
 }
@@ -465,6 +472,7 @@ impl Sow {
             // The common case: one colour, every skip tabulated.
             if self.dynamic.is_empty() {
                 return sow_counts(&mut vm.pos.counts, &mut vm.f, track, tab, pos, n, except)
+                    .map(drop)
                     .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)));
             }
             // Skips that read state: a table made for its values.
@@ -476,6 +484,7 @@ impl Sow {
                         return Err(all_skipped(p, t));
                     }
                     return sow_counts(&mut vm.pos.counts, &mut vm.f, track, kept, pos, n, except)
+                        .map(drop)
                         .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)));
                 }
             }
@@ -528,6 +537,7 @@ impl Sow {
             }
         };
         sow_by::<true>(&mut vm.pos.counts, &mut vm.f, track, tab, s, n)
+            .map(drop)
             .map_err(|f| f.unwrap_or_else(|| all_skipped(p, t)))
     }
 

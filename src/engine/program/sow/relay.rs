@@ -153,8 +153,8 @@ impl Sow {
         let skipped = |f: Option<Fault>| f.unwrap_or_else(|| all_skipped(p, t));
         let Some(ranges) = &self.keyed else {
             let (counts, f) = (&mut vm.pos.counts, &mut vm.f);
-            sow_by::<true>(counts, f, track, tab, s, n).map_err(skipped)?;
-            return relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, tab), test, max).map_err(skipped);
+            let last = sow_by::<true>(counts, f, track, tab, s, n).map_err(skipped)?;
+            return relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, tab, last), test, max).map_err(skipped);
         };
         let at = self.base + t as usize * self.np + vm.f.mover as usize;
         if !self.keep_table(p, vm, at, track, tab, ranges) {
@@ -171,14 +171,16 @@ impl Sow {
             return Err(all_skipped(p, t));
         }
         let (counts, f) = (&mut vm.pos.counts, &mut vm.f);
-        sow_by::<true>(counts, f, track, kept, s, n).map_err(skipped)?;
-        relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, kept), test, max).map_err(skipped)
+        let last = sow_by::<true>(counts, f, track, kept, s, n).map_err(skipped)?;
+        relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, kept, last), test, max).map_err(skipped)
     }
 }
 
-/// The later laps of a relay ([`Sow::relay_all`]) sown by `tab`: while
-/// `last` passes `test`, lifted and sown, each a step of work, the second
-/// lap the first counted against `max`, as [`relay_rest`] counts them.
+/// The later laps of a relay ([`Sow::relay_all`]) sown by `tab`, from `s`,
+/// the first lap's `last`: while `last` passes `test`, lifted and sown
+/// (`last` carried from lap to lap as [`sow_by`] gives it back), each a
+/// step of work, the second lap the first counted against `max`, as
+/// [`relay_rest`] counts them.
 /// `Err(None)`: every place of a cyclic track is skipped (as `sow_counts`).
 #[inline(always)]
 fn relay_laps(
@@ -186,13 +188,12 @@ fn relay_laps(
     f: &mut Frame,
     fuel: &mut u64,
     kinds: &[u8],
-    (track, tab): (&Track, &SowTable),
+    (track, tab, mut s): (&Track, &SowTable, SiteId),
     test: RelayTest,
     max: i64,
 ) -> Result<(), Option<Fault>> {
     let mut laps: i64 = 1;
     loop {
-        let s = f.last;
         if !test.holds(kinds, counts, s) {
             return Ok(());
         }
@@ -210,6 +211,6 @@ fn relay_laps(
         *fuel -= 1;
         f.origin = s;
         counts[s as usize] = 0;
-        sow_by::<true>(counts, f, track, tab, s, n)?;
+        s = sow_by::<true>(counts, f, track, tab, s, n)?;
     }
 }

@@ -429,8 +429,8 @@ mod tests {
                     let start: Vec<i32> = (0..8).map(|i| i * 3 % 7).collect();
                     let (mut a, mut b) = (start.clone(), start.clone());
                     let (mut fa, mut fb) = (Frame::new(0), Frame::new(0));
-                    assert!(sow_sites::<true>(&mut a, &mut fa, &t, &tab, s, n).is_ok());
-                    assert!(sow_sites::<false>(&mut b, &mut fb, &t, &tab, s, n).is_ok());
+                    let la = sow_sites::<true>(&mut a, &mut fa, &t, &tab, s, n).ok();
+                    let lb = sow_sites::<false>(&mut b, &mut fb, &t, &tab, s, n).ok();
                     // A counter a step, by the table by site.
                     let (mut c, mut at) = (start, s as usize);
                     for _ in 0..n {
@@ -438,8 +438,17 @@ mod tests {
                         c[at] += 1;
                     }
                     let want = (c, at as u16);
-                    assert_eq!((a, fa.last), want, "by the ring: mask {mask:05b} from {s}, {n} counters");
-                    assert_eq!((b, fb.last), want, "by the table: mask {mask:05b} from {s}, {n} counters");
+                    // `last` in the frame and given back.
+                    assert_eq!(
+                        (a, fa.last, la),
+                        (want.0.clone(), want.1, Some(want.1)),
+                        "by the ring: mask {mask:05b} from {s}, {n} counters"
+                    );
+                    assert_eq!(
+                        (b, fb.last, lb),
+                        (want.0, want.1, Some(want.1)),
+                        "by the table: mask {mask:05b} from {s}, {n} counters"
+                    );
                 }
             }
         }
