@@ -74,7 +74,8 @@ fn sow_counts(
 /// on a cyclic track with `RING`, by its ring. The caller has refused a
 /// cyclic track whose every place is skipped. `last`, set in the frame, is
 /// given back too: a relay's next lap starts from it in a register (read
-/// back from the frame, it waited on the store, ~3% of Congkak's time).
+/// back from the frame, it waited on the store: ~3% of the time of games
+/// of long relays).
 #[inline(always)]
 fn sow_sites<const RING: bool>(
     counts: &mut [i32],
@@ -137,8 +138,9 @@ fn sow_sites<const RING: bool>(
 /// Sows `n` counters lifted from `s` by `tab`: site by site when it has a
 /// table by site, else place by place (`last` read back from the frame
 /// then: [`sow_counts`] is out of line, and gave up more than it saved when
-/// it gave `last` back, Ayoayo +0.8% in instructions). `last` given back
-/// as [`sow_sites`] gives it, `Err(None)` as [`sow_counts`].
+/// it gave `last` back: +0.8% in the instructions of a relay whose laps
+/// all go that way). `last` given back as [`sow_sites`] gives it,
+/// `Err(None)` as [`sow_counts`].
 /// `RING`: by the ring of a cyclic track (see [`sow_sites`]), for the laps
 /// made by a table alone (`Sow::simple_lap`, [`relay`]'s), most of them a
 /// relay's, whose counts grow as it goes; the commonest sowing
