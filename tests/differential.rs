@@ -266,7 +266,9 @@ fn fixed_values_worked_out_once() {
 /// `row[mover]`): the executor finds them in an array by the key, the
 /// reference executor in the family. With `fault`, a key with no member is
 /// asked part way through a game (0, below the first; negative; past the
-/// last), and goes wrong with its message in both.
+/// last), or one too large to work out (a key a number plus a constant,
+/// worked out in place until it overflows), and goes wrong with its message
+/// in both.
 #[test]
 fn family_members_by_a_key_known_in_play() {
     let file = "tests/engine/families.mancala";
@@ -274,7 +276,9 @@ fn family_members_by_a_key_known_in_play() {
         agree(file, &[], &[("k", k)], 60, 300);
     }
     assert!(faults(file, &[], 40).is_empty());
-    for (fault, message) in [("1", "`a` has no member 0"), ("2", "`b` has no member -"), ("3", "`a` has no member ")] {
+    let cases =
+        [("1", "`a` has no member 0"), ("2", "`b` has no member -"), ("3", "`a` has no member "), ("4", "too large")];
+    for (fault, message) in cases {
         let settings = [("fault", fault)];
         agree(file, &[], &settings, 60, 300);
         let messages = faults(file, &settings, 40);

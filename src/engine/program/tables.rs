@@ -14,7 +14,8 @@
 //!
 //! And a family's members by their key (`loop[mover]`), looked up in an
 //! array by the key as the program holds it, not searched for; by a player
-//! always there (the mover, its opponent, `next`), read in place.
+//! always there (the mover, its opponent, `next`), read in place; by a
+//! number and a constant (`s[holes + 1 - i]`), the key worked out in place.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -23,7 +24,7 @@ use std::sync::{Arc, OnceLock};
 use super::expr::{Leaf, Opnd, dec, enc};
 use super::{Fx, Lower, Program};
 use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Type, Value};
-use crate::engine::vm::{Fault, Vm};
+use crate::engine::vm::{Fault, Res, Vm};
 
 /// No value in the table: evaluated at each use.
 const MISSING: i64 = i64::MIN;
@@ -52,22 +53,47 @@ impl Lower<'_> {
     /// it would have.
     pub(super) fn family(&mut self, f: u16, x: &Expr) -> Fx {
         let key_ty = self.ty(x);
+        let offset = self.offset_key(x);
         let x = self.opnd(x);
         let fam = f as usize;
         let dense = self.members(f, key_ty);
+        // A key `k + x`, `k - x`, `x + k` or `x - k` (`s[holes + 1 - i]`):
+        // worked out here, not by a closure of its own (half the cost of
+        // the look-up); should it go wrong, as the closure does it.
+        if let Some((v, sign, k)) = offset {
+            return Box::new(move |p, vm| {
+                let key = v.get(vm).ok().and_then(|v| v.checked_mul(sign)?.checked_add(k));
+                let key = match key {
+                    Some(key) => key,
+                    None => x.get(p, vm)?,
+                };
+                member(p, &dense, fam, key_ty, key)
+            });
+        }
         Box::new(move |p, vm| {
             let k = x.get(p, vm)?;
-            if let Some(&Some(v)) = usize::try_from(k).ok().and_then(|k| dense.get(k)) {
-                return Ok(v);
-            }
-            let key = dec(key_ty, k);
-            match p.game.families[fam].members.get(&key) {
-                Some(v) => Ok(enc(*v)),
-                None => {
-                    Err(Fault::error(format!("`{}` has no member {}", p.game.families[fam].name, p.game.key_text(key))))
-                }
-            }
+            member(p, &dense, fam, key_ty, k)
         })
+    }
+
+    /// A number that is a leaf plus or minus a constant, as the leaf, its
+    /// sign (1 or -1) and the constant: `k - x` is `(x, -1, k)`.
+    fn offset_key(&self, e: &Expr) -> Option<(Leaf, i64, i64)> {
+        let Expr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) = e.unspanned() else { return None };
+        if self.ty(e) != Type::Int {
+            return None;
+        }
+        let konst = |e: &Expr| match e.unspanned() {
+            Expr::Const(Value::Int(k)) => Some(*k),
+            _ => None,
+        };
+        let (sign, x, k) = match (konst(a), konst(b)) {
+            (Some(k), None) => (if *op == BinOp::Sub { -1 } else { 1 }, b, k),
+            (None, Some(k)) if *op == BinOp::Add => (1, a, k),
+            (None, Some(k)) => (1, a, k.checked_neg()?),
+            _ => return None,
+        };
+        Some((self.leaf(x)?, sign, k))
     }
 
     /// Family `f`'s members in an array by keys of type `key_ty` (made
@@ -231,6 +257,21 @@ fn variables(e: &Expr, out: &mut Vec<Expr>) -> bool {
     let mut ok = true;
     e.each_child(&mut |c| ok = ok && variables(c, out));
     ok
+}
+
+/// The member of family `fam` whose key is `k` (of type `key_ty`, as the
+/// program holds it): from the array by key, else looked for in the
+/// family, going wrong if it has none.
+#[inline(always)]
+fn member(p: &Program, dense: &[Option<i64>], fam: usize, key_ty: Type, k: i64) -> Res<i64> {
+    if let Some(&Some(v)) = usize::try_from(k).ok().and_then(|k| dense.get(k)) {
+        return Ok(v);
+    }
+    let key = dec(key_ty, k);
+    match p.game.families[fam].members.get(&key) {
+        Some(v) => Ok(enc(*v)),
+        None => Err(Fault::error(format!("`{}` has no member {}", p.game.families[fam].name, p.game.key_text(key)))),
+    }
 }
 
 /// A family's members in an array by key, for keys of type `key_ty`: at
