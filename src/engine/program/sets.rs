@@ -20,25 +20,9 @@ pub(crate) fn for_each_site(
     set: SetV,
     mut each: impl FnMut(&Program, &mut Vm, SiteId) -> Res<bool>,
 ) -> Res<()> {
-    match set {
-        SetV::One(s) => {
-            each(p, vm, s)?;
-        }
-        SetV::Fixed(id) => {
-            for &s in &p.game.sets[id as usize] {
-                if each(p, vm, s)? {
-                    break;
-                }
-            }
-        }
-        SetV::Mask(mut m) => {
-            while m != 0 {
-                let s = m.trailing_zeros() as SiteId;
-                m &= m - 1;
-                if each(p, vm, s)? {
-                    break;
-                }
-            }
+    for s in set_sites(p, set) {
+        if each(p, vm, s)? {
+            break;
         }
     }
     Ok(())
