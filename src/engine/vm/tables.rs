@@ -2,8 +2,6 @@
 //! each place of a track, and those made for values of the state its skips
 //! read (made by `program/sow/table.rs`).
 
-use super::Value;
-
 /// Where a sowing goes from each place on a track, its skip clauses
 /// applied: `next[i]` is the place after place `i` (`next[len]`: the first,
 /// for a source off the track), `program::sow::OFF` past the end of a
@@ -33,7 +31,8 @@ pub(crate) struct SowTable {
 /// asks its skips site by site, as it reaches them, while the key holds.
 #[derive(Clone, Default)]
 pub(crate) struct KeptTable {
-    pub key: Vec<Value>,
+    /// The values, a word each (see `program/sow/table.rs`'s `state_key`).
+    pub key: Vec<u128>,
     /// A number for `key`'s values (equal values, equal numbers).
     pub print: u64,
     /// The state's version when `key` was last found to be its values.
@@ -53,6 +52,8 @@ pub(crate) struct SpareTables {
     pub tables: Vec<KeptTable>,
     /// The table given up next once there are `MOST`.
     pub next: usize,
+    /// The state's values as a key, worked out to look for their table.
+    pub key: Vec<u128>,
 }
 
 impl SpareTables {
@@ -80,25 +81,25 @@ mod tests {
     /// written over.
     #[test]
     fn spare_tables_give_up_the_one_kept_longest() {
-        let table = |k: i64| KeptTable { key: vec![Value::Int(k)], made: true, ..KeptTable::default() };
+        let table = |k: u128| KeptTable { key: vec![k], made: true, ..KeptTable::default() };
         let mut spare = SpareTables::default();
         let mut handed = Vec::new();
-        for k in 0..SpareTables::MOST as i64 + 3 {
+        for k in 0..SpareTables::MOST as u128 + 3 {
             let mut t = table(k);
             spare.keep(&mut t);
             handed.push(t.key.first().copied());
         }
         let keys: Vec<_> = spare.tables.iter().map(|t| t.key[0]).collect();
-        let most = SpareTables::MOST as i64;
+        let most = SpareTables::MOST as u128;
         // Tables 0, 1 and 2 given up, for `most`, `most + 1` and `most + 2`,
         // in their places.
-        let mut want: Vec<_> = (0..most).map(Value::Int).collect();
+        let mut want: Vec<_> = (0..most).collect();
         for k in 0..3 {
-            want[k as usize] = Value::Int(most + k);
+            want[k as usize] = most + k;
         }
         assert_eq!(keys, want);
         let mut given: Vec<_> = (0..most).map(|_| None).collect();
-        given.extend((0..3).map(|k| Some(Value::Int(k))));
+        given.extend((0..3).map(Some));
         assert_eq!(handed, given);
     }
 }

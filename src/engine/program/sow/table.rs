@@ -122,38 +122,33 @@ fn sow_table<'p>(
     Ok(cell.get().expect("set just above"))
 }
 
-/// A number for the state at `ranges` of `vars`: tables made for values of
-/// another number were made for other values (those of the same number
-/// are compared value by value, [`same_state`]). One pass, where comparing
-/// a table's values took as long for each table.
-fn state_print(ranges: &[(usize, usize)], vars: &[Value]) -> u64 {
-    let mut h = 0u64;
+/// The state at `ranges` of `vars` as a key, in `key` (written over):
+/// each value one word, its kind and its bits, so that equal values are
+/// equal bytes and keys are compared by one `memcmp`.
+fn state_key(ranges: &[(usize, usize)], vars: &[Value], key: &mut Vec<u128>) {
+    let word = |v: &Value| {
+        let (kind, x) = match *v {
+            Value::None => (0u8, 0),
+            Value::Int(n) => (1, n as u64),
+            Value::Bool(b) => (2, b as u64),
+            Value::Player(p) => (3, p as u64),
+            Value::Site(s) => (4, s as u64),
+            Value::Set(s) => (5, s as u64),
+            Value::Track(s) => (6, s as u64),
+            Value::Mask(m) => (7, m),
+        };
+        (kind as u128) << 64 | x as u128
+    };
+    key.clear();
     for &(a, l) in ranges {
-        for &v in &vars[a..a + l] {
-            let x = match v {
-                Value::None => u64::MAX,
-                Value::Int(n) => n as u64,
-                Value::Bool(b) => b as u64,
-                Value::Player(p) => p as u64,
-                Value::Site(s) | Value::Set(s) | Value::Track(s) => s as u64,
-                Value::Mask(m) => m,
-            };
-            h = (h.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
+        key.extend(vars[a..a + l].iter().map(word));
     }
-    h
 }
 
-/// Whether the state at `ranges` of `vars` is still `key`.
-fn same_state(key: &[Value], ranges: &[(usize, usize)], vars: &[Value]) -> bool {
-    let mut k = 0;
-    for &(a, l) in ranges {
-        if key[k..k + l] != vars[a..a + l] {
-            return false;
-        }
-        k += l;
-    }
-    true
+/// A number for `key`: tables made for a key of another number were made
+/// for another key (those of the same number are compared).
+fn key_print(key: &[u128]) -> u64 {
+    key.iter().fold(0, |h, &w| (h.rotate_left(5) ^ w as u64 ^ (w >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
 /// A skip that reads a condition kept for each site, of the site the
@@ -253,57 +248,60 @@ impl Sow {
             vm.kept.resize_with(p.sow_tables.len(), KeptTable::default);
             vm.spare.resize_with(p.sow_tables.len(), SpareTables::default);
         }
-        let mut kept = std::mem::take(&mut vm.kept[at]);
-        let (spare, vars) = (&mut vm.spare[at], &vm.pos.vars);
-        let print = state_print(ranges, vars);
-        let holds = |t: &KeptTable| t.made && t.print == print && same_state(&t.key, ranges, vars);
+        let (kept, spare) = (&mut vm.kept[at], &mut vm.spare[at]);
+        state_key(ranges, &vm.pos.vars, &mut spare.key);
         // Made for these values before, perhaps kept among the spares
-        // (then taken back, the table in use kept in its place).
-        let mut made = holds(&kept);
-        if !made && let Some(i) = spare.tables.iter().position(holds) {
-            std::mem::swap(&mut kept, &mut spare.tables[i]);
-            made = true;
+        // (then taken back, the table in use kept in its place): found in
+        // place, nothing moved.
+        let mut found = kept.made && kept.key == spare.key;
+        let print = if found { kept.print } else { key_print(&spare.key) };
+        if !found && let Some(i) = spare.tables.iter().position(|t| t.made && t.print == print && t.key == spare.key) {
+            std::mem::swap(kept, &mut spare.tables[i]);
+            found = true;
         }
-        if !made {
-            if kept.made {
-                spare.keep(&mut kept);
+        if found {
+            kept.version = version;
+            let ok = !kept.failed;
+            vm.claim_versions(self.by_sites);
+            return ok;
+        }
+        let mut kept = std::mem::take(kept);
+        if kept.made {
+            spare.keep(&mut kept);
+        }
+        kept.print = print;
+        kept.key.clear();
+        kept.key.extend_from_slice(&spare.key);
+        kept.made = true;
+        kept.failed = false;
+        // The fixed skips first; then each site they leave is asked,
+        // its skips in order until one holds.
+        kept.tab.skipped.clear();
+        kept.tab.skipped.extend_from_slice(&fixed.skipped);
+        let it = vm.locals[self.it];
+        for (i, &site) in track.sites.iter().enumerate() {
+            if kept.tab.skipped[i] {
+                continue;
             }
-            kept.print = print;
-            kept.key.clear();
-            for &(a, l) in ranges {
-                kept.key.extend_from_slice(&vm.pos.vars[a..a + l]);
-            }
-            kept.made = true;
-            kept.failed = false;
-            // The fixed skips first; then each site they leave is asked,
-            // its skips in order until one holds.
-            kept.tab.skipped.clear();
-            kept.tab.skipped.extend_from_slice(&fixed.skipped);
-            let it = vm.locals[self.it];
-            for (i, &site) in track.sites.iter().enumerate() {
-                if kept.tab.skipped[i] {
-                    continue;
+            let asked: Res<bool> = match &self.flags {
+                Some(flags) => flag_skipped(flags, p, vm, site),
+                None => {
+                    vm.locals[self.it] = site as i64;
+                    self.dynamic.iter().try_fold(false, |k, c| Ok(k || c.get(p, vm)? != 0))
                 }
-                let asked: Res<bool> = match &self.flags {
-                    Some(flags) => flag_skipped(flags, p, vm, site),
-                    None => {
-                        vm.locals[self.it] = site as i64;
-                        self.dynamic.iter().try_fold(false, |k, c| Ok(k || c.get(p, vm)? != 0))
-                    }
-                };
-                match asked {
-                    Ok(k) => kept.tab.skipped[i] = k,
-                    Err(_) => {
-                        kept.failed = true;
-                        break;
-                    }
+            };
+            match asked {
+                Ok(k) => kept.tab.skipped[i] = k,
+                Err(_) => {
+                    kept.failed = true;
+                    break;
                 }
             }
-            vm.locals[self.it] = it;
-            if !kept.failed {
-                kept.tab.link(track.cyclic);
-                kept.tab.by_site(track, track.position.len());
-            }
+        }
+        vm.locals[self.it] = it;
+        if !kept.failed {
+            kept.tab.link(track.cyclic);
+            kept.tab.by_site(track, track.position.len());
         }
         kept.version = version;
         let ok = !kept.failed;
@@ -335,8 +333,8 @@ impl Sow {
 
 #[cfg(test)]
 mod tests {
-    use super::{OFF, SowTable};
-    use crate::engine::game::Track;
+    use super::{OFF, SowTable, state_key};
+    use crate::engine::game::{Track, Value};
 
     fn track(sites: &[u16], board: usize, cyclic: bool) -> Track {
         let mut position = vec![None; board];
@@ -344,6 +342,44 @@ mod tests {
             position[s as usize] = Some(i as u16);
         }
         Track { name: "t".into(), label: None, cyclic, sites: sites.to_vec(), position }
+    }
+
+    /// A key for the state a sowing's skips read: equal values, equal keys;
+    /// values of different kinds with the same bits (`Int(1)` and
+    /// `Bool(true)`, a site and a set of the same number, nothing and 0),
+    /// different keys, and their tables not taken for each other.
+    #[test]
+    fn state_keys_are_equal_only_for_equal_values() {
+        let values = [
+            Value::None,
+            Value::Int(0),
+            Value::Int(1),
+            Value::Int(-1),
+            Value::Bool(false),
+            Value::Bool(true),
+            Value::Player(1),
+            Value::Site(1),
+            Value::Set(1),
+            Value::Track(1),
+            Value::Mask(1),
+            Value::Mask(u64::MAX),
+        ];
+        let key = |vars: &[Value], ranges: &[(usize, usize)]| {
+            let mut k = vec![7u128];
+            state_key(ranges, vars, &mut k);
+            k
+        };
+        for a in values {
+            for b in values {
+                let (ka, kb) = (key(&[a, Value::Int(5)], &[(0, 1)]), key(&[b], &[(0, 1)]));
+                assert_eq!(ka == kb, a == b, "{a:?} and {b:?}");
+                assert_eq!(ka.len(), 1, "written over");
+            }
+        }
+        // Ranges in order, one word a value.
+        let vars = [Value::Int(3), Value::Bool(true), Value::Site(2), Value::Int(4)];
+        assert_eq!(key(&vars, &[(2, 2), (0, 1)]), key(&[Value::Site(2), Value::Int(4), Value::Int(3)], &[(0, 3)]));
+        assert_ne!(key(&vars, &[(2, 2), (0, 1)]), key(&vars, &[(0, 1), (2, 2)]));
     }
 
     /// The table by site: each site of the track to the site of the next
