@@ -208,6 +208,25 @@ impl Lower<'_> {
             _ => Type::Site,
         };
         let np = self.g.players.len() as i64;
+        // `sum(c in 0..holes - 1: count(at(p, r, c)))`: the range's sites
+        // from a table (see `tables.rs`), else summed as written.
+        let fixed = |e: &Expr| match e.unspanned() {
+            Expr::Const(Value::Int(v)) => Some(*v),
+            _ => None,
+        };
+        if q == Quant::Sum
+            && let Domain::Range(a, b) = dom
+            && let (Some(lo), Some(hi)) = (fixed(a), fixed(b))
+            && let Expr::Count(x, None) = body.unspanned()
+            && let Some(rows) = self.counted_range(slot, (lo, hi), x)
+        {
+            let body = self.opnd(body);
+            let general = self.quant_any(q, slot, domain, body, np, span);
+            return Box::new(move |p, vm| match rows.sum(p, vm) {
+                Some(sum) => sum,
+                None => general(p, vm),
+            });
+        }
         if let (QDomain::Players, Quant::Any | Quant::All) = (&domain, q) {
             let body = self.cond(body);
             if let Some(f) = self.players_count(q, slot, &body) {

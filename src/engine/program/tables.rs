@@ -12,6 +12,11 @@
 //! of sites (the range of a row's or column's index); any other is
 //! evaluated.
 //!
+//! A sum of the counts of such a function over a fixed range of numbers
+//! (a rule file's `row-count(p, r)`, `sum(c in 0..holes - 1: count(at(p,
+//! r, c)))`): the range's sites found once, from the table, for each
+//! player, then their counts summed, with no closure for each number.
+//!
 //! And a family's members by their key (`loop[mover]`), looked up in an
 //! array by the key as the program holds it, not searched for; by a player
 //! always there (the mover, its opponent, `next`), read in place; by a
@@ -237,6 +242,71 @@ impl Lower<'_> {
             }
             f(p, vm)
         }))
+    }
+
+    /// `sum(v in lo..hi: count(x))` (`slot`: `v`'s) as a [`CountedRange`],
+    /// if `x` is a site worked out from `v` alone, or `v` and the mover,
+    /// and the range lies within the numbers a table holds; `None` for any
+    /// other sum.
+    pub(super) fn counted_range(&mut self, slot: usize, (lo, hi): (i64, i64), x: &Expr) -> Option<CountedRange> {
+        let n = self.g.sites.len();
+        if !(0 <= lo && lo <= hi && (hi as usize) < n) || self.ty(x) != Type::Site {
+            return None;
+        }
+        let (leaf, mover) = self.table_key(x)?;
+        if leaf != Leaf::Local(slot) {
+            return None;
+        }
+        self.tables = false;
+        let f = self.x(x);
+        self.tables = true;
+        let players = if mover { self.g.players.len() } else { 1 };
+        let range = (lo as usize, hi as usize);
+        Some(CountedRange { f, leaf, players, n, range, rows: OnceLock::new() })
+    }
+}
+
+/// A sum of counts over a fixed range of numbers, each number's site a
+/// function of it (and the mover) alone ([`Lower::counted_range`]): for
+/// each player (one, if the sites do not depend on the mover), the sites
+/// of the range, or none where the function is not a site at some number.
+pub(super) struct CountedRange {
+    f: Fx,
+    leaf: Leaf,
+    players: usize,
+    n: usize,
+    range: (usize, usize),
+    rows: OnceLock<Box<[Row]>>,
+}
+
+/// A player's sites of a [`CountedRange`]; `None`: summed as written.
+type Row = Option<Box<[SiteId]>>;
+
+impl CountedRange {
+    /// The sum, its steps' fuel spent at once (short exactly when a step
+    /// each would have been); `None` where it is summed as written: a
+    /// range whose function is not a site at every number (it goes wrong
+    /// there, with its message), a game of colours or that watches banks.
+    #[inline]
+    pub(super) fn sum(&self, p: &Program, vm: &mut Vm) -> Option<Res<i64>> {
+        if vm.colours != 1 || !vm.banks.is_empty() {
+            return None;
+        }
+        let rows = self.rows.get_or_init(|| self.rows(p, vm));
+        let row = rows.get(if self.players > 1 { vm.f.mover as usize } else { 0 })?.as_deref()?;
+        if let Err(e) = vm.spend(row.len() as u64) {
+            return Some(Err(e));
+        }
+        let counts = &vm.pos.counts;
+        Some(Ok(row.iter().map(|&s| counts[s as usize] as i64).sum()))
+    }
+
+    #[cold]
+    fn rows(&self, p: &Program, vm: &mut Vm) -> Box<[Row]> {
+        let table = tabulate(p, vm, &self.f, self.leaf, self.n, self.players);
+        let (lo, hi) = self.range;
+        let site = |v: i64| (0..self.n as i64).contains(&v).then_some(v as SiteId);
+        table.chunks(self.n).map(|values| values[lo..=hi].iter().map(|&v| site(v)).collect()).collect()
     }
 }
 
