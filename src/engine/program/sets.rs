@@ -6,6 +6,7 @@ use super::expr::{Opnd, SetOpnd, too_large};
 use super::narrow::Narrowed;
 use super::shapes::{Cond, Ev, Finish, compared, count_test, swapped};
 use super::sums::{Sites, WINDOW, window_sum};
+use super::tables::fixed_int;
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
 use crate::engine::game::{BinOp, Domain, Expr, SiteId, Type, Value};
@@ -210,13 +211,9 @@ impl Lower<'_> {
         let np = self.g.players.len() as i64;
         // `sum(c in 0..holes - 1: count(at(p, r, c)))`: the range's sites
         // from a table (see `tables.rs`), else summed as written.
-        let fixed = |e: &Expr| match e.unspanned() {
-            Expr::Const(Value::Int(v)) => Some(*v),
-            _ => None,
-        };
         if q == Quant::Sum
             && let Domain::Range(a, b) = dom
-            && let (Some(lo), Some(hi)) = (fixed(a), fixed(b))
+            && let (Some(lo), Some(hi)) = (fixed_int(a), fixed_int(b))
             && let Expr::Count(x, None) = body.unspanned()
             && let Some(rows) = self.counted_range(slot, (lo, hi), x)
         {

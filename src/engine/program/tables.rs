@@ -88,11 +88,7 @@ impl Lower<'_> {
         if self.ty(e) != Type::Int {
             return None;
         }
-        let konst = |e: &Expr| match e.unspanned() {
-            Expr::Const(Value::Int(k)) => Some(*k),
-            _ => None,
-        };
-        let (sign, x, k) = match (konst(a), konst(b)) {
+        let (sign, x, k) = match (fixed_int(a), fixed_int(b)) {
             (Some(k), None) => (if *op == BinOp::Sub { -1 } else { 1 }, b, k),
             (None, Some(k)) if *op == BinOp::Add => (1, a, k),
             (None, Some(k)) => (1, a, k.checked_neg()?),
@@ -307,6 +303,14 @@ impl CountedRange {
         let (lo, hi) = self.range;
         let site = |v: i64| (0..self.n as i64).contains(&v).then_some(v as SiteId);
         table.chunks(self.n).map(|values| values[lo..=hi].iter().map(|&v| site(v)).collect()).collect()
+    }
+}
+
+/// The number `e` is, if it is a constant (once folded).
+pub(super) fn fixed_int(e: &Expr) -> Option<i64> {
+    match e.unspanned() {
+        Expr::Const(Value::Int(k)) => Some(*k),
+        _ => None,
     }
 }
 
