@@ -235,6 +235,17 @@ fn comparisons_of_every_shape() {
             &messages[..messages.len().min(9)]
         );
     }
+    // The count of the store of no player (read in place, as the
+    // store of a local or constant player is) goes wrong as it should.
+    for k in ["2", "6"] {
+        agree(file, &[], &[("k", k), ("nobody", "true")], 100, 300);
+    }
+    let messages = faults(file, &[("nobody", "true")], 50);
+    assert!(
+        messages.iter().any(|m| m.contains("expected a player")),
+        "no game counted the store of no player: {:?}",
+        &messages[..messages.len().min(9)]
+    );
 }
 
 /// Expressions of fixed values, worked out once before play

@@ -66,6 +66,8 @@ pub(crate) enum Opnd {
     /// `count(s(mover))` of the site of a kind each player owns
     /// (`count(store(mover))`), by player.
     CountByMover(Box<[i64]>),
+    /// `count(s(p))` of the site of a kind each player owns, by player.
+    CountByPlayer(Box<[i64]>, Leaf),
     /// `owner(x)`.
     Owner(Leaf),
     /// `x is KIND`.
@@ -97,6 +99,15 @@ impl Opnd {
             }
             Opnd::CountFixed(id) => Ok(count_fixed(p, vm, *id)),
             Opnd::CountByMover(table) => count_by_mover(table, vm),
+            Opnd::CountByPlayer(table, pl) => {
+                let pl = pl.get(vm)?;
+                if pl < 0 {
+                    return Err(none_here("a player"));
+                }
+                let s = index(table.get(pl as usize).copied().unwrap_or(NONE), "a site")? as SiteId;
+                vm.read(s);
+                Ok(vm.count(s) as i64)
+            }
             Opnd::Owner(l) => {
                 let s = l.site(vm)?;
                 Ok(p.owners[s as usize])
@@ -383,6 +394,9 @@ impl Lower<'_> {
                 // Its comparisons have a shape of their own (`shapes.rs`).
                 Expr::OwnedSite(kind, pl) if self.leaf(pl) == Some(Leaf::Mover) => {
                     Opnd::CountByMover(self.owned_sites(*kind))
+                }
+                Expr::OwnedSite(kind, pl) if self.leaf(pl).is_some() => {
+                    Opnd::CountByPlayer(self.owned_sites(*kind), self.leaf(pl).expect("a leaf"))
                 }
                 x if self.ty(x) == Type::Site && self.leaf(x).is_some() => Opnd::Count(self.leaf(x).expect("a leaf")),
                 _ => Opnd::Dyn(self.x(e)),
