@@ -65,6 +65,23 @@ fn apply_inner(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
     Ok(())
 }
 
+/// The first of the phase's changes whose condition holds, taken. Out of
+/// line: most games have no phases, and each condition read in place
+/// here grew the code every move runs through.
+#[inline(never)]
+fn change_phase(p: &Program, vm: &mut Vm) -> Res<()> {
+    let ph = vm.pos.turn.phase as usize;
+    let Some(changes) = p.phases.get(ph) else { return Ok(()) };
+    for (k, (to, cond)) in changes.iter().enumerate() {
+        // An error is shown at the condition that met it.
+        if cond.get(p, vm).map_err(|e| e.within(p.game.phases[ph].transitions[k].2))? != 0 {
+            vm.pos.turn.phase = *to;
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// What follows a move's statements: the ply counted, whose turn is next,
 /// phase changes, `end`s and rounds. Inlined where moves are made: a call
 /// here was two percent of a short game's ply.
@@ -86,17 +103,8 @@ fn after_statements(p: &Program, vm: &mut Vm, mover: u8) -> Res<()> {
     vm.pos.turn.to_move = vm.f.next;
     if let Some(ph) = vm.f.enter {
         vm.pos.turn.phase = ph;
-    } else if p.phase_changes
-        && let Some(changes) = p.phases.get(vm.pos.turn.phase as usize)
-    {
-        let ph = vm.pos.turn.phase as usize;
-        for (k, (to, cond)) in changes.iter().enumerate() {
-            // An error is shown at the condition that met it.
-            if cond.get(p, vm).map_err(|e| e.within(p.game.phases[ph].transitions[k].2))? != 0 {
-                vm.pos.turn.phase = *to;
-                break;
-            }
-        }
+    } else if p.phase_changes {
+        change_phase(p, vm)?;
     }
     if vm.f.end {
         vm.pos.turn.ended = true;
