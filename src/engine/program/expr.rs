@@ -98,16 +98,8 @@ impl Opnd {
                 Ok(count_fixed(p, vm, ids[pl as usize]))
             }
             Opnd::CountFixed(id) => Ok(count_fixed(p, vm, *id)),
-            Opnd::CountByMover(table) => count_by_mover(table, vm),
-            Opnd::CountByPlayer(table, pl) => {
-                let pl = pl.get(vm)?;
-                if pl < 0 {
-                    return Err(none_here("a player"));
-                }
-                let s = index(table.get(pl as usize).copied().unwrap_or(NONE), "a site")? as SiteId;
-                vm.read(s);
-                Ok(vm.count(s) as i64)
-            }
+            Opnd::CountByMover(table) => count_owned(table, vm.f.mover as usize, vm),
+            Opnd::CountByPlayer(table, pl) => count_owned(table, index(pl.get(vm)?, "a player")? as usize, vm),
             Opnd::Owner(l) => {
                 let s = l.site(vm)?;
                 Ok(p.owners[s as usize])
@@ -173,12 +165,12 @@ impl SetOpnd {
     }
 }
 
-/// The count of the mover's site in `table` (none: an error). Out of line:
-/// [`Opnd::get`] is inlined wherever an operand is read, and grew slower
-/// for games that never read this one when it was in place.
+/// The count of player `pl`'s site in `table` (none: an error). Out of
+/// line: [`Opnd::get`] is inlined wherever an operand is read, and grew
+/// slower for games that never read this one when it was in place.
 #[inline(never)]
-fn count_by_mover(table: &[i64], vm: &mut Vm) -> Res<i64> {
-    let s = index(table.get(vm.f.mover as usize).copied().unwrap_or(NONE), "a site")? as SiteId;
+fn count_owned(table: &[i64], pl: usize, vm: &mut Vm) -> Res<i64> {
+    let s = index(table.get(pl).copied().unwrap_or(NONE), "a site")? as SiteId;
     vm.read(s);
     Ok(vm.count(s) as i64)
 }
