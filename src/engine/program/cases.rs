@@ -37,7 +37,7 @@
 //! Only a condition asked first is a decision, so none is worked out that
 //! every value tested would not have asked.
 
-use crate::engine::game::{BinOp, Expr, Type, Value};
+use crate::engine::game::{BinOp, Domain, Expr, Type, Value};
 use crate::engine::vm::Vm;
 
 use super::expr::Opnd;
@@ -108,8 +108,10 @@ impl Lower<'_> {
         depth: usize,
     ) -> Cases {
         let test = self.filter(&decision);
+        let never_none = matches!(p.domain, Domain::Set(_) | Domain::Walk { .. } | Domain::Players);
         let case = |l: &mut Self, holds: bool| {
-            let e = specialise(e, &decision, holds);
+            let none = if holds && never_none { none_read(&decision) } else { None };
+            let e = specialise(e, &|x| known_in_case(x, (&decision, holds), none, p.slot));
             match l.decision(&e).filter(|_| depth < MOST_DECISIONS) {
                 Some(d) => l.case_split(p, &e, d, nonempty, key, depth + 1),
                 None => Cases::Case(Box::new(l.choice(p, Some(&e), nonempty, true, key))),
@@ -142,14 +144,43 @@ impl Lower<'_> {
     }
 }
 
-/// `e` in the case that `decision` `holds` or not: the decision put as its
-/// value wherever `e` asks it as a condition, and what that decides taken
-/// away (see the top of this file).
-fn specialise(e: &Expr, decision: &Expr, holds: bool) -> Expr {
-    if e == decision {
-        return truth(holds);
+/// The state variable a decision `v == none` (or `none == v`) reads.
+fn none_read(decision: &Expr) -> Option<&Expr> {
+    let Expr::Bin(BinOp::Eq, a, b) = decision.unspanned() else { return None };
+    let state = |x: &Expr| matches!(x.unspanned(), Expr::State(_));
+    match (a.unspanned(), b.unspanned()) {
+        (Expr::Const(Value::None), x) | (x, Expr::Const(Value::None)) if state(x) => Some(x),
+        _ => None,
     }
-    let spec = |x: &Expr| specialise(x, decision, holds);
+}
+
+/// The truth of the condition `x` in the case that `decision` holds or
+/// not, if the case tells it: the decision itself; and in the case that a
+/// decision `v == none` holds (`none`: `v`, a state variable), a
+/// comparison of the choice in `slot`, whose values (sites, players) are
+/// never none, with `v` (Katro's `(resume == none and ...) or hole ==
+/// resume` is the `and` alone while nothing is to be resumed). Such a
+/// comparison reads two values and cannot go wrong, so nothing is lost
+/// but its answer.
+fn known_in_case(x: &Expr, (decision, holds): (&Expr, bool), none: Option<&Expr>, slot: u8) -> Option<bool> {
+    if x == decision {
+        return Some(holds);
+    }
+    let v = none?;
+    let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) = x.unspanned() else { return None };
+    let choice = |y: &Expr| matches!(y.unspanned(), Expr::Local(s) if *s == slot);
+    let read = |y: &Expr| y.unspanned() == v.unspanned();
+    ((choice(a) && read(b)) || (read(a) && choice(b))).then_some(*op == BinOp::Ne)
+}
+
+/// `e` in the case that `known_here` tells the truth of some of the
+/// conditions it asks: each put as its value wherever `e` asks it as a
+/// condition, and what that decides taken away (see the top of this file).
+fn specialise(e: &Expr, known_here: &dyn Fn(&Expr) -> Option<bool>) -> Expr {
+    if let Some(v) = known_here(e) {
+        return truth(v);
+    }
+    let spec = |x: &Expr| specialise(x, known_here);
     match e {
         Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => {
             let and = *op == BinOp::And;
@@ -234,6 +265,8 @@ mod tests {
                 // `lift`: the pit's `where` is its guard's; the number's
                 // has no closed condition.
                 vec!["-", "-"],
+                // `aim`: `target == none`, past the guard `not paused`.
+                vec!["(case case)"],
                 // `rest`: `ply % 5 == 2`, past the guard `not paused`;
                 // while it fails, `ply % 5 == 4` is the case's guard, and
                 // while it holds, `p == mover` comes first.
@@ -249,7 +282,7 @@ mod tests {
     /// The `where` `text` of a choice of a pit, as checked.
     fn parse(text: &str) -> Expr {
         let file = format!(
-            "game \"T\"\nplayers a, b\npit p[1..2] owner a\npit q[1..2] owner b\nstate s: condition\n\
+            "game \"T\"\nplayers a, b\npit p[1..2] owner a\npit q[1..2] owner b\nstate s: condition\nstate t: site\n\
              move m \"{{h}}\" {{\n  choose h in every pit where {text}\n  take h to p[1]\n}}\nscore x: 0\n"
         );
         let cfg = Config { variants: vec![], settings: vec![] };
@@ -263,7 +296,7 @@ mod tests {
     #[test]
     fn a_case_keeps_what_can_still_fail_or_decide() {
         let s = parse("s");
-        let case = |text: &str, holds: bool| specialise(&parse(text), &s, holds);
+        let case = |text: &str, holds: bool| specialise(&parse(text), &|x| (*x == s).then_some(holds));
         let and_false = |a: &str| Expr::Bin(BinOp::And, Box::new(parse(a)), Box::new(truth(false)));
         let or_true = |a: &str| Expr::Bin(BinOp::Or, Box::new(parse(a)), Box::new(truth(true)));
         // A false decision at the left of an `and` decides it; at its
@@ -284,5 +317,32 @@ mod tests {
         assert_eq!(case("(s and h == p[1]) or (not s and count(h) > 0)", false), parse("count(h) > 0"));
         // Inside a number it is not asked as a condition: left as written.
         assert_eq!(case("count(h) > (if s then 1 else 2) and s", true), parse("count(h) > (if s then 1 else 2)"));
+    }
+
+    /// In the case that `t == none` holds, the choice compared with `t`
+    /// (either way round) is known: a site is never none. Not in the
+    /// other case, nor of a value that is not the choice, nor when the
+    /// decision compares `t` with anything but none.
+    #[test]
+    fn a_choice_is_never_the_none_a_case_knows() {
+        let slot = match parse("h == t") {
+            Expr::Bin(_, h, _) => match *h {
+                Expr::Local(s) => s,
+                h => panic!("not the choice: {h:?}"),
+            },
+            e => panic!("not a comparison: {e:?}"),
+        };
+        let case = |decision: &str, text: &str, holds: bool| {
+            let d = parse(decision);
+            let none = if holds { none_read(&d) } else { None };
+            specialise(&parse(text), &|x| known_in_case(x, (&d, holds), none, slot))
+        };
+        let resumed = "(t == none and count(h) > 1) or h == t";
+        assert_eq!(case("t == none", resumed, true), parse("count(h) > 1"));
+        assert_eq!(case("none == t", "(none == t and count(h) > 1) or t == h", true), parse("count(h) > 1"));
+        assert_eq!(case("t == none", resumed, false), parse("h == t"));
+        assert_eq!(case("t == none", "t == none and h != t", true), truth(true));
+        assert_eq!(case("t == none", "t == none and p[1] == t", true), parse("p[1] == t"));
+        assert_eq!(case("t == p[1]", "(t == p[1] and count(h) > 1) or h == t", true), parse("count(h) > 1 or h == t"));
     }
 }
