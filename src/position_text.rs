@@ -8,6 +8,17 @@ use crate::diagnostics::did_you_mean;
 use crate::engine::Position;
 use crate::engine::game::{Game, StateVar, Type, Value};
 
+/// The player named `value`.
+fn player(g: &Game, value: &str) -> Result<crate::engine::game::PlayerId, String> {
+    g.player_by_name(value).ok_or_else(|| {
+        format!(
+            "no player `{value}`{}; players: {}",
+            suggest(value, g.players.iter().map(|s| s.as_str())),
+            g.players.join(", ")
+        )
+    })
+}
+
 /// Parses assignments onto `pos` (a copy: nothing changes on error); the
 /// position it gives is not yet checked against the rules' end conditions.
 pub fn parse(g: &Game, mut pos: Position, text: &str) -> Result<Position, String> {
@@ -41,15 +52,7 @@ pub fn parse(g: &Game, mut pos: Position, text: &str) -> Result<Position, String
         };
         let value = value.trim_matches(',');
         match name {
-            "turn" => {
-                pos.turn.to_move = g.player_by_name(value).ok_or_else(|| {
-                    format!(
-                        "no player `{value}`{}; players: {}",
-                        suggest(value, g.players.iter().map(|s| s.as_str())),
-                        g.players.join(", ")
-                    )
-                })?;
-            }
+            "turn" => pos.turn.to_move = player(g, value)?,
             "phase" => {
                 let i = g.phases.iter().position(|p| p.name == value).ok_or_else(|| {
                     format!(
@@ -59,6 +62,16 @@ pub fn parse(g: &Game, mut pos: Position, text: &str) -> Result<Position, String
                 })?;
                 pos.turn.phase = i as u8;
             }
+            // A game played in rounds: the rounds finished, and who began this one.
+            "rounds" | "starter" if g.rounds.is_empty() => {
+                return Err(format!("`{name}` is kept by games played in rounds, and this one is not"));
+            }
+            "rounds" => {
+                pos.turn.round = value
+                    .parse()
+                    .map_err(|_| format!("`rounds` is how many rounds are finished, 0 to 65535, not `{value}`"))?;
+            }
+            "starter" => pos.turn.starter = player(g, value)?,
             _ if g.state.iter().any(|v| v.name == name && !v.per_site) => {
                 let v = g.state.iter().find(|v| v.name == name).unwrap();
                 // `-`: no value, as a position with it unset is printed.
@@ -109,7 +122,7 @@ pub fn parse(g: &Game, mut pos: Position, text: &str) -> Result<Position, String
                         .iter()
                         .map(|s| s.name.as_str())
                         .chain(g.state.iter().map(|s| s.name.as_str()))
-                        .chain(["turn", "phase", "clear"]);
+                        .chain(["turn", "phase", "rounds", "starter", "clear"]);
                     return Err(format!("no site or family `{name}`{}", suggest(name, names)));
                 }
                 if values.len() != members.len() {
@@ -159,6 +172,9 @@ pub fn print(g: &Game, pos: &Position) -> String {
     parts.push(format!("turn={}", g.players[pos.turn.to_move as usize]));
     if g.phases.len() > 1 {
         parts.push(format!("phase={}", g.phases[pos.turn.phase as usize].name));
+    }
+    if !g.rounds.is_empty() {
+        parts.push(format!("rounds={} starter={}", pos.turn.round, g.players[pos.turn.starter as usize]));
     }
     parts.join(" ")
 }

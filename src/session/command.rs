@@ -18,8 +18,10 @@ Commands (a move is typed by its name, as `moves` lists them; `move NAME` works 
   new              start a new game with the same rules
   set ASSIGNMENTS  set the position: SITE=N, FAMILY=N,N,... (in index order),
                    coloured counts as a letter and count per colour (r2b1),
-                   turn=PLAYER, phase=NAME, STATE=VALUE; `clear` first empties
-                   every site. `position` prints the current one in this form.
+                   turn=PLAYER, phase=NAME, STATE=VALUE, and in a game played
+                   in rounds rounds=N (finished) and starter=PLAYER (who began
+                   this one); `clear` first empties every site. `position`
+                   prints the current one in this form.
   position         print the position as a `set` command
   json             print the state as JSON
   save FILE        save the game as a JSON record; load FILE loads one

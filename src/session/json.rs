@@ -75,6 +75,8 @@ impl Session {
             "to_move": g.players[pos.turn.to_move as usize],
             "phase": g.phases.get(pos.turn.phase as usize).map(|p| p.name.clone()),
             "ply": pos.turn.ply,
+            "rounds": pos.turn.round,
+            "starter": g.players[pos.turn.starter as usize],
             "sites": sites,
             "state": state,
             "scores": scores,
