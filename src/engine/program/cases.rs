@@ -158,8 +158,8 @@ fn none_read(decision: &Expr) -> Option<&Expr> {
 /// not, if the case tells it: the decision itself; and in the case that a
 /// decision `v == none` holds (`none`: `v`, a state variable), a
 /// comparison of the choice in `slot`, whose values (sites, players) are
-/// never none, with `v` (Katro's `(resume == none and ...) or hole ==
-/// resume` is the `and` alone while nothing is to be resumed). Such a
+/// never none, with `v` (`(resume == none and ...) or hole == resume`
+/// is the `and` alone while nothing is to be resumed). Such a
 /// comparison reads two values and cannot go wrong, so nothing is lost
 /// but its answer.
 fn known_in_case(x: &Expr, (decision, holds): (&Expr, bool), none: Option<&Expr>, slot: u8) -> Option<bool> {
