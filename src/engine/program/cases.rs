@@ -108,7 +108,7 @@ impl Lower<'_> {
         depth: usize,
     ) -> Cases {
         let test = self.filter(&decision);
-        let never_none = matches!(p.domain, Domain::Set(_) | Domain::Walk { .. } | Domain::Players);
+        let never_none = matches!(p.domain, Domain::Set(_) | Domain::Players);
         let case = |l: &mut Self, holds: bool| {
             let none = if holds && never_none { none_read(&decision) } else { None };
             let e = specialise(e, &|x| known_in_case(x, (&decision, holds), none, p.slot));
