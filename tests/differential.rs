@@ -306,12 +306,7 @@ fn family_members_by_a_key_known_in_play() {
 #[test]
 fn wheres_led_by_a_least_count() {
     let file = "tests/engine/lead.mancala";
-    for k in ["3", "6"] {
-        for least in ["0", "1", "2"] {
-            agree(file, &[], &[("k", k), ("least", least)], 30, 300);
-            agree(file, &[], &[("k", k), ("least", least), ("faulty", "true")], 30, 300);
-        }
-    }
+    agree_least_and_faulty(file);
     // Both moves are made, and the rest goes wrong in some games, not all.
     let game = compile(file, &[], &[]);
     let mut made = vec![0; game.moves.len()];
@@ -329,6 +324,38 @@ fn wheres_led_by_a_least_count() {
     let want = "expected a site, but there is none here";
     assert!(messages.iter().any(|m| m.contains(want)), "no game met `{want}`: {messages:?}");
     assert!(messages.len() < 60, "every game went wrong: {messages:?}");
+}
+
+/// `agree` on `file` with `k` 3 and 6, `least` 0 to 2, and `faulty` off
+/// and on.
+fn agree_least_and_faulty(file: &str) {
+    for k in ["3", "6"] {
+        for least in ["0", "1", "2"] {
+            agree(file, &[], &[("k", k), ("least", least)], 30, 300);
+            agree(file, &[], &[("k", k), ("least", least), ("faulty", "true")], 30, 300);
+        }
+    }
+}
+
+/// Whether a player can move, when each phase's only move chooses one site
+/// and needs no trial, found by that move's loop alone (after each move,
+/// for `when stuck`, and by `can-move` of a quantifier's variable in an
+/// `end`): a `where` asked whole at each site, one with a guard and a
+/// quantifier, one asked by count (tests/engine/asked.mancala); with
+/// `faulty`, the first `where` goes wrong at some sites, where the search
+/// meets them.
+#[test]
+fn can_move_by_the_loop_of_a_phase_s_only_move() {
+    let file = "tests/engine/asked.mancala";
+    agree_least_and_faulty(file);
+    // Each phase's move is made, and the faulty `where` goes wrong, after
+    // some moves.
+    let made = moves_made(file, &[], 30);
+    assert!(made.iter().all(|&n| n > 20), "moves made of each kind: {made:?}");
+    let messages = faults(file, &[("faulty", "true")], 30);
+    let want = "expected a site, but there is none here";
+    assert!(messages.len() > 5 && messages.iter().all(|m| m.contains(want)), "{messages:?}");
+    assert!(messages.iter().all(|m| !m.starts_with("ply 0:")), "{messages:?}");
 }
 
 /// A listing that runs past the work budget as written does in both

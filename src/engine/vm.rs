@@ -487,6 +487,22 @@ impl Vm {
         self.sets.copy_from_slice(&self.saved_sets[m..]);
         self.saved_sets.truncate(m);
     }
+
+    /// [`save_locals`](Self::save_locals) without the sets, which only a
+    /// statement (`let`) changes: for a loop that runs none, only a
+    /// `where`. [`restore_values`](Self::restore_values) brings them back.
+    #[inline(always)]
+    pub(crate) fn save_values(&mut self) -> usize {
+        let mark = self.saved_locals.len();
+        self.saved_locals.extend_from_slice(&self.locals);
+        mark
+    }
+    #[inline(always)]
+    pub(crate) fn restore_values(&mut self, mark: usize) {
+        let n = self.locals.len();
+        self.locals.copy_from_slice(&self.saved_locals[mark..mark + n]);
+        self.saved_locals.truncate(mark);
+    }
 }
 
 /// Counters in site `s`, of every colour, in `counts` of `colours` colours

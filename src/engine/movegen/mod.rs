@@ -88,12 +88,15 @@ impl Sink<'_> {
     }
 }
 
+/// How deep searches for moves may nest (a `where` that asks `can-move`).
+const MAX_DEPTH: usize = 64;
+
 /// Moves for `pl` by the move declarations alone (no `avoid`, no pass).
 /// The frame is left as the last declaration's (see [`can_move`], which
 /// keeps its caller's).
 pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> {
     vm.depth += 1;
-    if vm.depth > 64 {
+    if vm.depth > MAX_DEPTH {
         vm.depth -= 1;
         return Err(Fault::error("rules recurse too deeply while looking for legal moves".into()));
     }
@@ -126,6 +129,9 @@ pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> 
 pub(crate) fn can_move(p: &Program, vm: &mut Vm, pl: u8) -> Res<bool> {
     if let Some(any) = sites::any_listed(p, vm, pl)? {
         return Ok(any);
+    }
+    if let Some(any) = sites::any_asked(p, vm, pl) {
+        return any;
     }
     let saved = vm.pos.turn.to_move;
     vm.pos.turn.to_move = pl;

@@ -500,6 +500,64 @@ pub(super) fn any_listed(p: &Program, vm: &mut Vm, pl: u8) -> Res<Option<bool>> 
     Ok(Some(any))
 }
 
+/// Whether `pl` has a move ([`super::can_move`]) when the phase's only move
+/// chooses one site and needs no trial ([`Program::asked`]): its loop
+/// ([`one_site`]) alone, or, when its `where` is asked at each site of a
+/// fixed set with nothing to decide first, that loop itself, to the first
+/// site that passes; with what the search for moves ([`super::raw`]) does
+/// around it (the player to move and the frame set as it sets them, the
+/// caller's locals kept aside, a search of the memos, one level deeper),
+/// but not its general steps. `None` when the phase's move is not of that
+/// shape, or the search would go no deeper (it says so).
+#[inline(always)]
+pub(super) fn any_asked(p: &Program, vm: &mut Vm, pl: u8) -> Option<Res<bool>> {
+    let Some(Some(a)) = p.asked.get(vm.pos.turn.phase as usize) else { return None };
+    if vm.depth >= super::MAX_DEPTH {
+        return None;
+    }
+    let set = a.sets.as_ref().and_then(|s| s.get(pl as usize).copied());
+    Some(asked(p, vm, pl, a.def, set))
+}
+
+#[inline(never)]
+fn asked(p: &Program, vm: &mut Vm, pl: u8, d: u16, set: Option<u16>) -> Res<bool> {
+    let def = &p.moves[d as usize];
+    let saved = vm.pos.turn.to_move;
+    vm.pos.turn.to_move = pl;
+    // No statement runs (the move needs no trial): only the values can change.
+    let mark = vm.save_values();
+    let frame = vm.f;
+    vm.depth += 1;
+    let outer = vm.memo.begin();
+    vm.f = Frame::new(pl);
+    let r = match set {
+        Some(id) => first_passing(p, vm, def, &p.game.sets[id as usize]),
+        None => {
+            let mut sink = Sink::Any(false);
+            one_site(p, vm, def, Move { def: d, args: [0; 4], order: 0 }, &mut sink).map(|()| sink.done())
+        }
+    };
+    vm.memo.end(outer);
+    vm.depth -= 1;
+    vm.f = frame;
+    vm.restore_values(mark);
+    vm.pos.turn.to_move = saved;
+    r.map_err(|e| super::choice_error(p, d as usize, 0, e))
+}
+
+/// Whether a site of `sites` passes ([`site_passes`]) the `where` of
+/// `def`'s choice as written, asked in order up to the first that does.
+#[inline(always)]
+fn first_passing(p: &Program, vm: &mut Vm, def: &MoveProg, sites: &[SiteId]) -> Res<bool> {
+    let c = &def.choices[0];
+    for &s in sites {
+        if site_passes(p, vm, (def, c, c.filter.as_ref()), s)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// Lists the moves of declaration `d`, which chooses a site of the fixed
 /// set `id` with no `where` but a least count (those that hold `least`
 /// counters or more, if given: see [`MoveProg::least_count`]); false if
@@ -544,4 +602,95 @@ pub(super) fn list_only_move(p: &Program, vm: &mut Vm, me: u8, out: &mut Vec<Mov
     let Some(Some(l)) = p.listed.get(vm.pos.turn.phase as usize) else { return Ok(false) };
     let Some(&id) = l.sets.get(me as usize) else { return Ok(false) };
     list_sites(p, vm, l.least, l.def, id, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Sink, can_move, raw};
+    use crate::compile::{Config, compile_file};
+    use crate::engine::Engine;
+    use crate::engine::vm::Fault;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use std::sync::Arc;
+
+    /// `can-move` of a phase whose only move chooses one site and needs no
+    /// trial (`Program::asked`) answers as the search for moves does: for
+    /// either player, at every position of seeded games of
+    /// tests/engine/asked.mancala (a `where` asked whole at each site; one
+    /// with a guard and a quantifier's variable; one asked by count), with
+    /// banks and without, and in the same positions with `faulty` (a rest
+    /// that goes wrong): the same answer or error, the same steps of work
+    /// and bank reads as the search's (`movegen::raw`), and the caller's
+    /// locals and frame as they were.
+    #[test]
+    fn can_move_of_an_asked_move_answers_as_the_search_does() {
+        let compile = |least: &str, faulty: &str| {
+            let settings = vec![("least".into(), least.into()), ("faulty".into(), faulty.into())];
+            let cfg = Config { variants: vec![], settings };
+            let game =
+                compile_file("tests/engine/asked.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+            Arc::new(game)
+        };
+        // Answers no, yes, and errors.
+        let mut seen = [0; 3];
+        for least in ["0", "1", "2"] {
+            let (game, faulty) = (compile(least, "false"), compile(least, "true"));
+            for seed in 0..8 {
+                let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+                let mut f = Engine::with_seed(faulty.clone(), seed).unwrap();
+                let loops: Vec<Option<bool>> =
+                    e.prog.asked.iter().map(|a| a.as_ref().map(|a| a.sets.is_some())).collect();
+                assert_eq!(loops, [Some(true), Some(false), Some(false)], "the loop itself, then `one_site`'s");
+                let banks: &[u16] = if seed % 2 == 0 { &[] } else { &[0, 4, 9] };
+                e.set_banks(banks);
+                f.set_banks(banks);
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                loop {
+                    f.vm.pos = e.vm.pos.clone();
+                    for x in [&mut e, &mut f] {
+                        for pl in 0..2 {
+                            let at = format!("least {least}, seed {seed}, ply {}, player {pl}", x.vm.pos.turn.ply);
+                            seen[agree(x, pl, &at)] += 1;
+                        }
+                    }
+                    match e.sample_move(&mut rng) {
+                        Ok(Some(mv)) => e.apply(mv).unwrap(),
+                        _ => break,
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 20), "answers (no, yes, errors): {seen:?}");
+    }
+
+    /// Asks `can_move` of `pl` and the search, and compares them (see
+    /// above): 0 for no move, 1 for a move, 2 for an error.
+    fn agree(e: &mut Engine, pl: u8, at: &str) -> usize {
+        let (prog, vm) = (&*e.prog, &mut *e.vm);
+        // Locals and a frame as a caller holds them.
+        for (k, l) in vm.locals.iter_mut().enumerate() {
+            *l = 1000 + k as i64;
+        }
+        let (locals, frame) = (vm.locals.clone(), vm.f);
+        let (fuel, to_move) = (vm.fuel, vm.pos.turn.to_move);
+        vm.bank_read = false;
+        let fast = can_move(prog, vm, pl).map_err(Fault::halt);
+        let fast = (fast, fuel - vm.fuel, vm.bank_read);
+        assert_eq!(vm.locals, locals, "{at}: the caller's locals");
+        assert_eq!((vm.f.mover, vm.f.next, vm.f.last), (frame.mover, frame.next, frame.last), "{at}");
+        assert_eq!((vm.depth, vm.pos.turn.to_move), (0, to_move), "{at}");
+        (vm.fuel, vm.bank_read) = (fuel, false);
+        vm.pos.turn.to_move = pl;
+        let mut sink = Sink::Any(false);
+        let searched = raw(prog, vm, pl, &mut sink).map(|()| sink.done()).map_err(Fault::halt);
+        vm.pos.turn.to_move = to_move;
+        let searched = (searched, fuel - vm.fuel, vm.bank_read);
+        vm.fuel = fuel;
+        assert_eq!(fast, searched, "{at}");
+        match fast.0 {
+            Ok(any) => any as usize,
+            Err(_) => 2,
+        }
+    }
 }

@@ -461,6 +461,14 @@ impl MoveProg {
     }
 }
 
+/// A phase's only move that chooses one site and needs no trial (see
+/// [`Program::asked`]); `sets`, for each player to move, when its `where`
+/// is asked at each site of a fixed set with nothing to decide first.
+pub(crate) struct Asked {
+    pub def: u16,
+    pub sets: Option<Box<[u16]>>,
+}
+
 impl Listed {
     fn new(moves: &[MoveProg], d: u16, np: usize) -> Option<Listed> {
         let def = &moves[d as usize];
@@ -469,7 +477,12 @@ impl Listed {
             .first()
             .filter(|c| def.one_site && c.guard.is_none() && c.waiver.is_none() && c.cases.is_none())?;
         let least = def.least_count(c, c.filter.as_ref())?;
-        let sets: Box<[u16]> = match &c.domain {
+        Some(Listed { def: d, sets: Listed::new_sets(c, np)?, least })
+    }
+
+    /// The fixed set choice `c` ranges over, for each player to move.
+    fn new_sets(c: &Choice, np: usize) -> Option<Box<[u16]>> {
+        Some(match &c.domain {
             ChoiceDomain::Set(SetOpnd::Fixed(id)) => vec![*id; np].into(),
             ChoiceDomain::Set(SetOpnd::OfPlayer(ids, expr::Leaf::Mover)) if ids.len() >= np => ids.clone(),
             // `opponent` is for games of two players.
@@ -480,8 +493,30 @@ impl Listed {
                 vec![*ids.get(*pl as usize)?; np].into()
             }
             _ => return None,
-        };
-        Some(Listed { def: d, sets, least })
+        })
+    }
+
+    /// The phase's only move `d` when whether a player can move is found
+    /// by its loop over the sites alone (see [`Program::asked`]).
+    fn asked(moves: &[MoveProg], d: u16, np: usize) -> Option<Asked> {
+        let def = &moves[d as usize];
+        if !def.one_site || def.needs_trial {
+            return None;
+        }
+        // The loop of `one_site` that asks the `where` at each site, with
+        // nothing to decide first: its choice is as written (no guard,
+        // waiver or cases), not listed by a least count, not asked by
+        // count or narrowed.
+        let c = &def.choices[0];
+        let plain = c.filter.is_some()
+            && c.guard.is_none()
+            && c.waiver.is_none()
+            && c.cases.is_none()
+            && def.least_count(c, c.filter.as_ref()).is_none()
+            && !c.counted
+            && c.narrow.is_none();
+        let sets = plain.then(|| Listed::new_sets(c, np)).flatten();
+        Some(Asked { def: d, sets })
     }
 }
 
@@ -512,6 +547,11 @@ pub struct Program {
     /// Each phase's only move, when it is drawn from a set's sites by a
     /// plain loop (tried when drawn, if it must be).
     pub(crate) drawn: Vec<Option<Listed>>,
+    /// Each phase's only move, when it chooses one site and needs no
+    /// trial: whether a player can move is found by its loop over the
+    /// sites alone (`movegen/sites.rs`'s `any_asked`), without the
+    /// general search around it.
+    pub(crate) asked: Vec<Option<Asked>>,
     pub(crate) avoids: Vec<Opnd>,
     pub(crate) ends: Vec<EndProg>,
     /// Whether an `end` asks a round's condition first (see `leads.rs`).
@@ -704,6 +744,7 @@ impl Program {
         let drawn: Vec<Option<Listed>> =
             only_move.iter().map(|d| Listed::new(&moves, (*d)?, g.players.len())).collect();
         let listed = drawn.iter().map(|l| l.clone().filter(|l| !moves[l.def as usize].needs_trial)).collect();
+        let asked = only_move.iter().map(|d| Listed::asked(&moves, (*d)?, g.players.len())).collect();
         let sow_tables = (0..l.sow_cells).map(|_| OnceLock::new()).collect();
         let owners = g.sites.iter().map(|s| s.owner.map_or(super::vm::NONE, |o| o as i64)).collect();
         let kinds = g.sites.iter().map(|s| s.kind.index() as u8).collect();
@@ -713,6 +754,7 @@ impl Program {
             only_move,
             listed,
             drawn,
+            asked,
             avoids,
             led_ends: leads.iter().any(Option::is_some),
             lead_test,
