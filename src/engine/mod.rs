@@ -685,66 +685,6 @@ score p: count(store(p))
         assert!(vm::FUEL - old.fuel_left() >= least, "reference: {} spent", vm::FUEL - old.fuel_left());
     }
 
-    /// `can-move` of a phase whose only move is listed by a plain loop
-    /// (`program::Listed`) answers without the search for moves, as the
-    /// search does: for either player, at every position of seeded games
-    /// of tests/engine/least.mancala (its sowing is listed, with least
-    /// counts 0 to 3, also written as several comparisons; its other
-    /// phases' moves take a counter and are tried), with banks and without, the same
-    /// answer, the same steps of work and the same bank reads as the
-    /// search's loop (`movegen::raw`).
-    #[test]
-    fn can_move_of_a_listed_move_answers_as_the_search_does() {
-        use rand::SeedableRng;
-        use rand_chacha::ChaCha8Rng;
-        let (mut answers, mut bank_reads) = ([0; 2], 0);
-        for (least, written) in (0..4).flat_map(|l| [(l, "1"), (l, "2")]) {
-            let cfg = Config {
-                variants: vec![],
-                settings: vec![("least".into(), least.to_string()), ("written".into(), written.into())],
-            };
-            let game = crate::compile::compile_file("tests/engine/least.mancala", &cfg)
-                .unwrap_or_else(|f| panic!("{}", f.render(false)));
-            let game = Arc::new(game);
-            for seed in 0..6 {
-                let mut e = Engine::with_seed(game.clone(), seed).unwrap();
-                assert!(e.prog.listed[0].is_some(), "the sowing is listed by a plain loop");
-                // A pit of each side and a store as banks, every other game.
-                e.set_banks(if seed % 2 == 0 { &[] } else { &[0, 4, 8] });
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                loop {
-                    for pl in 0..2 {
-                        let (prog, vm) = (&*e.prog, &mut *e.vm);
-                        let (fuel, to_move) = (vm.fuel, vm.pos.turn.to_move);
-                        vm.bank_read = false;
-                        let fast = movegen::can_move(prog, vm, pl).ok().expect("no fault");
-                        let fast = (fast, fuel - vm.fuel, vm.bank_read);
-                        (vm.fuel, vm.bank_read) = (fuel, false);
-                        vm.pos.turn.to_move = pl;
-                        let mut sink = movegen::Sink::Any(false);
-                        assert!(movegen::raw(prog, vm, pl, &mut sink).is_ok());
-                        vm.pos.turn.to_move = to_move;
-                        let searched = (matches!(sink, movegen::Sink::Any(true)), fuel - vm.fuel, vm.bank_read);
-                        let ply = vm.pos.turn.ply;
-                        assert_eq!(
-                            fast, searched,
-                            "least {least}, written {written}, seed {seed}, ply {ply}, player {pl}"
-                        );
-                        // The phases whose moves must be tried are searched either way.
-                        if ply % 3 == 0 {
-                            answers[fast.0 as usize] += 1;
-                            bank_reads += fast.2 as u32;
-                        }
-                    }
-                    let Some(mv) = e.sample_move(&mut rng).unwrap() else { break };
-                    e.apply(mv).unwrap();
-                }
-            }
-        }
-        assert!(answers[0] > 20 && answers[1] > 100, "answers (no, yes): {answers:?}");
-        assert!(bank_reads > 20, "only {bank_reads} answers read a bank");
-    }
-
     /// A state variable set to the value it holds keeps the state's
     /// version (and so the sowing tables made for it); one set anew does not.
     #[test]

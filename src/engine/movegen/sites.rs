@@ -651,7 +651,7 @@ mod tests {
                     for x in [&mut e, &mut f] {
                         for pl in 0..2 {
                             let at = format!("least {least}, seed {seed}, ply {}, player {pl}", x.vm.pos.turn.ply);
-                            seen[agree(x, pl, &at)] += 1;
+                            seen[agree(x, pl, &at).0] += 1;
                         }
                     }
                     match e.sample_move(&mut rng) {
@@ -664,9 +664,53 @@ mod tests {
         assert!(seen.iter().all(|&n| n > 20), "answers (no, yes, errors): {seen:?}");
     }
 
-    /// Asks `can_move` of `pl` and the search, and compares them (see
-    /// above): 0 for no move, 1 for a move, 2 for an error.
-    fn agree(e: &mut Engine, pl: u8, at: &str) -> usize {
+    /// `can-move` of a phase whose only move is listed by a plain loop
+    /// (`Program::listed`) answers as the search does: for either player,
+    /// at every position of seeded games of tests/engine/least.mancala (its
+    /// sowing is listed, with least counts 0 to 3, also written as several
+    /// comparisons; its other phases' moves take a counter and are tried),
+    /// with banks and without (see `agree`).
+    #[test]
+    fn can_move_of_a_listed_move_answers_as_the_search_does() {
+        let (mut answers, mut bank_reads) = ([0; 2], 0);
+        for (least, written) in (0..4).flat_map(|l| [(l, "1"), (l, "2")]) {
+            let settings = vec![("least".into(), least.to_string()), ("written".into(), written.into())];
+            let cfg = Config { variants: vec![], settings };
+            let game =
+                compile_file("tests/engine/least.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+            let game = Arc::new(game);
+            for seed in 0..6 {
+                let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+                assert!(e.prog.listed[0].is_some(), "the sowing is listed by a plain loop");
+                // A pit of each side and a store as banks, every other game.
+                e.set_banks(if seed % 2 == 0 { &[] } else { &[0, 4, 8] });
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                loop {
+                    let ply = e.vm.pos.turn.ply;
+                    for pl in 0..2 {
+                        let at = format!("least {least}, written {written}, seed {seed}, ply {ply}, player {pl}");
+                        let (answer, read) = agree(&mut e, pl, &at);
+                        assert!(answer < 2, "{at}: no fault");
+                        // The phases whose moves must be tried are searched either way.
+                        if ply.is_multiple_of(3) {
+                            answers[answer] += 1;
+                            bank_reads += read as u32;
+                        }
+                    }
+                    let Some(mv) = e.sample_move(&mut rng).unwrap() else { break };
+                    e.apply(mv).unwrap();
+                }
+            }
+        }
+        assert!(answers[0] > 20 && answers[1] > 100, "answers (no, yes): {answers:?}");
+        assert!(bank_reads > 20, "only {bank_reads} answers read a bank");
+    }
+
+    /// Asks `can_move` of `pl` and the search, and compares them: the same
+    /// answer or error, steps of work and bank reads, and the caller's
+    /// locals, frame, depth and player to move as they were. Gives 0 for
+    /// no move, 1 for a move, 2 for an error, and whether a bank was read.
+    fn agree(e: &mut Engine, pl: u8, at: &str) -> (usize, bool) {
         let (prog, vm) = (&*e.prog, &mut *e.vm);
         // Locals and a frame as a caller holds them.
         for (k, l) in vm.locals.iter_mut().enumerate() {
@@ -688,9 +732,10 @@ mod tests {
         let searched = (searched, fuel - vm.fuel, vm.bank_read);
         vm.fuel = fuel;
         assert_eq!(fast, searched, "{at}");
-        match fast.0 {
+        let answer = match fast.0 {
             Ok(any) => any as usize,
             Err(_) => 2,
-        }
+        };
+        (answer, fast.2)
     }
 }

@@ -160,6 +160,13 @@ pub(crate) enum Gate<'a> {
 }
 
 impl Choice {
+    /// Whether the `where` is asked of each value as written, with nothing
+    /// to decide first: no guard, waiver or cases.
+    #[inline]
+    pub(crate) fn as_written(&self) -> bool {
+        self.guard.is_none() && self.waiver.is_none() && self.cases.is_none()
+    }
+
     /// Whether this choice is an order of colours (bound to no value).
     #[inline]
     pub(crate) fn is_order(&self) -> bool {
@@ -472,10 +479,7 @@ pub(crate) struct Asked {
 impl Listed {
     fn new(moves: &[MoveProg], d: u16, np: usize) -> Option<Listed> {
         let def = &moves[d as usize];
-        let c = def
-            .choices
-            .first()
-            .filter(|c| def.one_site && c.guard.is_none() && c.waiver.is_none() && c.cases.is_none())?;
+        let c = def.choices.first().filter(|c| def.one_site && c.as_written())?;
         let least = def.least_count(c, c.filter.as_ref())?;
         Some(Listed { def: d, sets: Listed::new_sets(c, np)?, least })
     }
@@ -509,9 +513,7 @@ impl Listed {
         // count or narrowed.
         let c = &def.choices[0];
         let plain = c.filter.is_some()
-            && c.guard.is_none()
-            && c.waiver.is_none()
-            && c.cases.is_none()
+            && c.as_written()
             && def.least_count(c, c.filter.as_ref()).is_none()
             && !c.counted
             && c.narrow.is_none();
