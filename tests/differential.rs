@@ -319,11 +319,21 @@ fn wheres_led_by_a_least_count() {
             made[mv.def as usize] += 1;
         }
     }
-    assert!(made.iter().all(|&n| n > 20), "moves made of each kind: {made:?}");
+    // `probe` is made only with `stray` (its domain is empty without).
+    let (probe, others) = made.split_last().unwrap();
+    assert!(*probe == 0 && others.iter().all(|&n| n > 20), "moves made of each kind: {made:?}");
     let messages = faults(file, &[("faulty", "true")], 60);
     let want = "expected a site, but there is none here";
     assert!(messages.iter().any(|m| m.contains(want)), "no game met `{want}`: {messages:?}");
     assert!(messages.len() < 60, "every game went wrong: {messages:?}");
+    // A state compared in place at a site of a kind it is not kept for.
+    for k in ["3", "6"] {
+        agree(file, &[], &[("k", k), ("least", "1"), ("stray", "true")], 30, 300);
+    }
+    let messages = faults(file, &[("stray", "true")], 30);
+    let want = "`held` is kept for every pit; `A` is a store";
+    assert!(messages.iter().filter(|m| m.contains(want)).count() > 5, "`{want}`: {messages:?}");
+    assert!(messages.iter().any(|m| !m.starts_with("ply 0:")), "{messages:?}");
 }
 
 /// `agree` on `file` with `k` 3 and 6, `least` 0 to 2, and `faulty` off

@@ -144,11 +144,13 @@ pub(crate) struct Choice {
 
 /// A `where` that begins with a least count of the chosen site, in a chain
 /// of `and`s (`all`) or of `or`s: the count `least` and the rest of the
-/// chain, if any (see [`Lower::lead`], [`Choice::passes`]).
+/// chain, if any (see [`Lower::lead`], [`Choice::passes`]); a rest that
+/// compares a per-site state of the site with a fixed value, also in place.
 pub(crate) struct Lead {
     pub all: bool,
     pub least: i32,
     pub rest: Option<Opnd>,
+    pub state: Option<state::StateTest>,
 }
 
 /// What a choice's `where` makes of its values now (see [`Choice::gate`]).
@@ -240,9 +242,10 @@ impl Choice {
             if (vm.count(s) >= lead.least) != lead.all {
                 return Ok(!lead.all);
             }
-            return match &lead.rest {
-                Some(rest) => Ok(rest.get(p, vm)? != 0),
-                None => Ok(lead.all),
+            return match (&lead.state, &lead.rest) {
+                (Some(t), _) => t.holds_at(p, vm, s),
+                (None, Some(rest)) => Ok(rest.get(p, vm)? != 0),
+                (None, None) => Ok(lead.all),
             };
         }
         Ok(filter.get(p, vm)? != 0)

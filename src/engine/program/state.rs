@@ -2,8 +2,9 @@
 //! the kind of site it is kept for, and what a value never set reads as.
 
 use super::expr::enc;
+use super::shapes::{compared, holds, swapped};
 use super::{Lower, Program};
-use crate::engine::game::{SiteId, Type, Value};
+use crate::engine::game::{BinOp, Expr, SiteId, Type, Value};
 use crate::engine::vm::{Fault, NONE, Res, Vm};
 
 /// How a per-site state variable is read in place: where its values
@@ -21,6 +22,16 @@ pub(crate) struct StateRead {
 }
 
 impl StateRead {
+    /// Refuses a site of another kind than the variable is kept for (a
+    /// read of a variable's values, not of owners kept as state).
+    #[inline(always)]
+    fn kind_ok(self, p: &Program, s: SiteId) -> Res<()> {
+        match self.kind {
+            Some(k) if p.kinds[s as usize] != k => Err(wrong_kind(p, self.var, s)),
+            _ => Ok(()),
+        }
+    }
+
     /// The value at site `s`; for a site of another kind, refused (or its
     /// fixed owner, for owners kept as state).
     #[inline(always)]
@@ -38,6 +49,33 @@ impl StateRead {
             Value::None => 0,
             v => enc(v),
         })
+    }
+}
+
+/// `v(x) OP c`, `v` a per-site state variable, `x` a choice's site and `c`
+/// a fixed value: the rest of a [`super::Lead`] (`count(h) > 0 and v(h)
+/// == none`), asked in place at each site rather than by a closure. The same value, and the same error for a site of another kind.
+/// `v(x) == none` and `v(x) != none` of a player, site or track (whose
+/// values are never negative) ask only whether a value is held.
+#[derive(Clone, Copy)]
+pub(crate) struct StateTest {
+    read: StateRead,
+    holds: u8,
+    value: i64,
+    none: bool,
+}
+
+impl StateTest {
+    /// Whether the comparison holds at site `s`.
+    #[inline(always)]
+    pub(crate) fn holds_at(self, p: &Program, vm: &Vm, s: SiteId) -> Res<bool> {
+        if self.none {
+            self.read.kind_ok(p, s)?;
+            let unset = matches!(vm.pos.vars[self.read.offset as usize + s as usize], Value::None);
+            // `==` holds for "equal" alone (0b010), `!=` for the others.
+            return Ok(unset == (self.holds == 0b010));
+        }
+        Ok(compared(self.holds, self.read.at(p, vm, s)?, self.value))
     }
 }
 
@@ -68,6 +106,29 @@ impl Lower<'_> {
         }
     }
 
+    /// `e` as a [`StateTest`] of the choice in `slot`, when it is one: a
+    /// comparison read by its operands' shapes (as [`Lower::cond`] reads
+    /// it), either way round.
+    pub(crate) fn state_test(&self, e: &Expr, slot: u8) -> Option<StateTest> {
+        let Expr::Bin(op, a, b) = e.unspanned() else { return None };
+        let (holds, x, c) = match (a.unspanned(), b.unspanned()) {
+            (x @ Expr::SiteState(..), Expr::Const(c)) => (holds(*op)?, x, c),
+            (Expr::Const(c), x @ Expr::SiteState(..)) => (swapped(holds(*op)?), x, c),
+            _ => return None,
+        };
+        let Expr::SiteState(v, at) = x else { return None };
+        let mine = matches!(at.unspanned(), Expr::Local(s) if *s == slot);
+        let ty = self.g.state[*v as usize].ty;
+        let shaped = match ty {
+            Type::Set => false,
+            Type::Site => matches!(op, BinOp::Eq | BinOp::Ne),
+            _ => true,
+        };
+        let value = enc(*c);
+        let none = value == NONE && matches!(ty, Type::Player | Type::Site | Type::Track);
+        (mine && shaped).then(|| StateTest { read: self.state_read(*v), holds, value, none })
+    }
+
     /// How the per-site state variable `var` is read in place.
     pub(crate) fn state_read(&self, var: u16) -> StateRead {
         let v = &self.g.state[var as usize];
@@ -87,5 +148,29 @@ impl Lower<'_> {
     pub(crate) fn territory_read(&self) -> Option<StateRead> {
         let (var, _) = self.g.territory?;
         Some(StateRead { owners: true, ..self.state_read(var) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::{Config, compile_file};
+    use crate::engine::Engine;
+    use std::sync::Arc;
+
+    /// The rest of a least count's chain that compares a per-site state of
+    /// the site with a fixed value is read in place (`Lead::state`): after
+    /// `and` or `or`, either way round; a rest of more terms, or compared
+    /// with what is not fixed, is not (tests/engine/lead.mancala).
+    #[test]
+    fn a_lead_s_rest_of_a_state_and_a_value_is_read_in_place() {
+        let cfg = Config::default();
+        let game = compile_file("tests/engine/lead.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+        let e = Engine::with_seed(Arc::new(game), 0).unwrap();
+        // None: no lead; `Some(None)`: a rest of another shape; `Some(Some(none))`:
+        // read in place, by whether a value is held (`== none`) or not.
+        let in_place: Vec<Option<Option<bool>>> =
+            e.prog.moves.iter().map(|m| m.choices[0].lead.as_ref().map(|l| l.state.map(|t| t.none))).collect();
+        // sow (two terms after the count), relay, lift (`== mover`), claim (`south !=`), probe.
+        assert_eq!(in_place, [Some(None), Some(Some(true)), Some(None), Some(Some(false)), Some(Some(true))]);
     }
 }
