@@ -129,7 +129,7 @@ impl Lower<'_> {
 
     /// As [`Lower::filter`]; kept for each count (when it may be) only if
     /// `counted`.
-    fn filter_kept(&mut self, e: &Expr, counted: bool) -> super::expr::Opnd {
+    pub(super) fn filter_kept(&mut self, e: &Expr, counted: bool) -> super::expr::Opnd {
         let mut found = Vec::new();
         let info = self.scan(e, &mut found);
         if info.closed() {
@@ -258,7 +258,7 @@ impl Lower<'_> {
     pub(crate) fn lead(&mut self, e: &Expr, slot: u8, memos: bool) -> Option<super::Lead> {
         // A least count written as several comparisons of the count.
         if let Some(least) = super::count_threshold(e, slot) {
-            return Some(super::Lead { all: true, least, rest: None, state: None });
+            return Some(super::Lead { all: true, least, rest: None });
         }
         let mut chain = Vec::new();
         let mut op = BinOp::And;
@@ -270,7 +270,7 @@ impl Lower<'_> {
         }
         let (first, rest) = chain.split_first()?;
         let least = super::count_at_least(first, slot)?;
-        let Some(rest) = join(op, rest) else { return Some(super::Lead { all: true, least, rest: None, state: None }) };
+        let Some(rest) = join(op, rest) else { return Some(super::Lead { all: true, least, rest: None }) };
         // A `where` kept whole for each count is one look-up a site already.
         if memos && self.kept_by_count(e, &self.scan(e, &mut Vec::new())).is_some() {
             return None;
@@ -278,8 +278,7 @@ impl Lower<'_> {
         // The rest is not kept for each count: it may read an earlier
         // choice's site alone (`count(t) > 0 and ... count(h) ...`), which
         // the whole `where` would have asked at every value.
-        let kept = if memos { self.filter_kept(&rest, false) } else { self.opnd(&rest) };
-        Some(super::Lead { all: op == BinOp::And, least, rest: Some(kept), state: self.state_test(&rest, slot) })
+        Some(super::Lead { all: op == BinOp::And, least, rest: Some(self.lead_rest(&rest, slot, memos)) })
     }
 
     /// Whether `e` draws no number and calls no hook (see [`Lower::scan`]).

@@ -149,8 +149,13 @@ pub(crate) struct Choice {
 pub(crate) struct Lead {
     pub all: bool,
     pub least: i32,
-    pub rest: Option<Opnd>,
-    pub state: Option<state::StateTest>,
+    pub rest: Option<Rest>,
+}
+
+/// The rest of a [`Lead`]'s chain.
+pub(crate) enum Rest {
+    Opnd(Opnd),
+    State(state::StateTest),
 }
 
 /// What a choice's `where` makes of its values now (see [`Choice::gate`]).
@@ -242,10 +247,10 @@ impl Choice {
             if (vm.count(s) >= lead.least) != lead.all {
                 return Ok(!lead.all);
             }
-            return match (&lead.state, &lead.rest) {
-                (Some(t), _) => t.holds_at(p, vm, s),
-                (None, Some(rest)) => Ok(rest.get(p, vm)? != 0),
-                (None, None) => Ok(lead.all),
+            return match &lead.rest {
+                Some(Rest::Opnd(rest)) => Ok(rest.get(p, vm)? != 0),
+                Some(Rest::State(t)) => t.holds_at(p, vm, s),
+                None => Ok(lead.all),
             };
         }
         Ok(filter.get(p, vm)? != 0)
