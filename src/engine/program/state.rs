@@ -54,7 +54,8 @@ impl StateRead {
 
 /// `v(x) OP c`, `v` a per-site state variable, `x` a choice's site and `c`
 /// a fixed value: the rest of a [`super::Lead`] (`count(h) > 0 and v(h)
-/// == none`), asked in place at each site rather than by a closure. The same value, and the same error for a site of another kind.
+/// == none`), asked in place at each site rather than by a closure, with
+/// the same value, and the same error for a site of another kind.
 /// `v(x) == none` and `v(x) != none` of a player, site or track (whose
 /// values are never negative) ask only whether a value is held.
 #[derive(Clone, Copy)]
@@ -177,7 +178,7 @@ mod tests {
     use std::sync::Arc;
 
     /// The rest of a least count's chain that compares a per-site state of
-    /// the site with a fixed value is read in place (`Lead::state`): after
+    /// the site with a fixed value is read in place (`Rest::State`): after
     /// `and` or `or`, either way round; a rest of more terms, or compared
     /// with what is not fixed, is not (tests/engine/lead.mancala).
     #[test]
