@@ -307,7 +307,8 @@ fn family_members_by_a_key_known_in_play() {
 fn wheres_led_by_a_least_count() {
     let file = "tests/engine/lead.mancala";
     agree_least_and_faulty(file);
-    // Both moves are made, and the rest goes wrong in some games, not all.
+    // Every move but `probe` is made, and the rest goes wrong in some
+    // games, not all.
     let game = compile(file, &[], &[]);
     let mut made = vec![0; game.moves.len()];
     for seed in 0..20 {

@@ -474,18 +474,14 @@ impl Vm {
     /// Keeps the local variables aside (for a search for moves inside an
     /// expression); [`restore_locals`](Self::restore_locals) brings them back.
     pub(crate) fn save_locals(&mut self) -> usize {
-        let mark = self.saved_locals.len();
-        self.saved_locals.extend_from_slice(&self.locals);
         self.saved_sets.extend_from_slice(&self.sets);
-        mark
+        self.save_values()
     }
     pub(crate) fn restore_locals(&mut self, mark: usize) {
-        let n = self.locals.len();
-        self.locals.copy_from_slice(&self.saved_locals[mark..mark + n]);
-        self.saved_locals.truncate(mark);
-        let m = self.saved_sets.len() - n;
+        let m = self.saved_sets.len() - self.sets.len();
         self.sets.copy_from_slice(&self.saved_sets[m..]);
         self.saved_sets.truncate(m);
+        self.restore_values(mark);
     }
 
     /// [`save_locals`](Self::save_locals) without the sets, which only a
