@@ -1569,9 +1569,10 @@ fn wheres_that_draw_answer_the_same_however_the_moves_are_looked_for() {
 }
 
 /// An error a statement meets is told at the innermost statement that met
-/// it, alike in both executors: the `take` inside an `if`, or the `if`
-/// whose condition went wrong (tests/engine/statement-errors.mancala); a
-/// move that goes wrong leaves the position as it was.
+/// it, alike in both executors: the `take` inside an `if` (or its `else`),
+/// or the `if` whose condition went wrong, the first or an `else if`'s
+/// (tests/engine/statement-errors.mancala); a move that goes wrong leaves
+/// the position as it was.
 #[test]
 fn statement_errors_are_told_at_their_statement() {
     use mancala::engine::Halt;
@@ -1580,20 +1581,43 @@ fn statement_errors_are_told_at_their_statement() {
     let game = compile(file, &[], &[]);
     let mut new = Engine::with_seed(game.clone(), 1).unwrap();
     let mut old = RefEngine::with_seed(game.clone(), 1).unwrap();
-    for (name, told) in [("a2", "take target to store(mover)"), ("a3", "if index(h) == 3 and count(target) > 0 {")] {
-        let mv = new.find_move(name).unwrap().expect("a legal move");
-        let before = new.position().clone();
-        let made = new.apply(mv);
-        assert_eq!(made, old.apply(mv), "{name}");
-        let Err(Halt::At(message, span)) = made else { panic!("{name}: {made:?}") };
-        assert!(message.contains("but there is none here"), "{name}: {message}");
-        let text = game.sources.text(span);
-        assert!(text.starts_with(told), "{name}: told at `{text}`");
-        assert_eq!(new.position(), &before, "{name}");
-    }
+    // Each move named goes wrong alike in both, told at the text given, and
+    // leaves the position as it was.
+    let told_at = |new: &mut Engine, old: &mut RefEngine, cases: &[(&str, &str)]| {
+        for &(name, told) in cases {
+            let mv = new.find_move(name).unwrap().expect("a legal move");
+            let before = new.position().clone();
+            let made = new.apply(mv);
+            assert_eq!(made, old.apply(mv), "{name}");
+            let Err(Halt::At(message, span)) = made else { panic!("{name}: {made:?}") };
+            assert!(message.contains("but there is none here"), "{name}: {message}");
+            let text = game.sources.text(span);
+            assert!(text.starts_with(told), "{name}: told at `{text}`");
+            assert_eq!(new.position(), &before, "{name}");
+        }
+    };
+    told_at(
+        &mut new,
+        &mut old,
+        &[("a2", "take target to store(mover)"), ("a3", "if index(h) == 3 and count(target) > 0 {")],
+    );
     // A move that meets no error is made.
     let mv = new.find_move("a1").unwrap().expect("a legal move");
     assert_eq!(new.apply(mv), Ok(()));
+    assert_eq!(old.apply(mv), Ok(()));
+    // North: the `else if` whose condition went wrong is told at the whole
+    // `if`, the `else` branch's statement at itself.
+    let chain =
+        "if index(h) == 1 {\n      take b[2] to store(mover)\n    } else if index(h) == 2 and count(target) > 0 {";
+    told_at(&mut new, &mut old, &[("b2", chain), ("b3", "take target to store(opponent(mover))")]);
+    // b1's first branch takes b2's counters, two and the one b1 sows there.
+    let b2 = new.find_move("b2").unwrap().expect("a legal move").args[0] as usize;
+    assert_eq!(new.position().counts[b2], 2);
+    let mv = new.find_move("b1").unwrap().expect("a legal move");
+    assert_eq!(new.apply(mv), Ok(()));
+    assert_eq!(old.apply(mv), Ok(()));
+    assert_eq!(new.position(), old.position());
+    assert_eq!(new.position().counts[b2], 0);
 }
 
 /// An error met outside the statements is told where it was met, alike in

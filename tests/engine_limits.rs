@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use mancala::compile::{Config, compile_file};
 use mancala::engine::Engine;
+use mancala::engine::game::Value;
 
 fn engine(variants: &[&str]) -> Engine {
     let cfg = Config { variants: variants.iter().map(|v| v.to_string()).collect(), settings: vec![] };
@@ -230,4 +231,44 @@ score p: count(store(p))
     }
     // An empty range holds no number: no move, and no error.
     assert_eq!(moves(&rules(&format!("{far} + 1"), &far)).unwrap(), Vec::<String>::new());
+}
+
+/// An `if` of thousands of `else if`s (as long as a rule file may be) is
+/// asked, and dropped, without nesting a call for each branch: a thread
+/// with a small stack plays a game of it to its end.
+#[test]
+fn an_if_of_thousands_of_else_ifs_plays_on_a_small_stack() {
+    let n = 4000;
+    let kalah = std::fs::read_to_string("rules/kalah.mancala").unwrap();
+    let mut rule = String::from("rule tally after sow {\n  if count(S) == 0 {\n    set seen = 0\n");
+    for i in 1..=n {
+        rule.push_str(&format!("  }} else if count(S) == {i} {{\n    set seen = {i}\n"));
+    }
+    rule.push_str("  } else {\n    set seen = -1\n  }\n}\n");
+    let text = format!("{kalah}\nstate seen: number\n{rule}");
+    let game = mancala::compile::compile_source("long-if.mancala", &text, &Config::default())
+        .unwrap_or_else(|f| panic!("{}", f.render(false)));
+    let played = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let mut e = Engine::with_seed(Arc::new(game), 7).unwrap();
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
+            let store = e.game.site_by_name("S").unwrap() as usize;
+            let mut plies = 0;
+            while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+                e.apply(mv).unwrap();
+                plies += 1;
+                // The branch taken is the one of South's store after the
+                // move (before the end banks what is left).
+                let pos = e.position();
+                if !pos.turn.ended {
+                    assert_eq!(pos.vars[0], Value::Int(pos.counts[store] as i64), "ply {plies}");
+                }
+            }
+            plies
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(played > 10, "{played} plies");
 }

@@ -14,6 +14,10 @@ use crate::engine::vm::{Fault, Res, Vm, check_range, none_here};
 /// move can, since moves conserve counters.
 pub(crate) const MAX_COUNT: i32 = 100_000_000;
 
+/// Most branches of an `if` (with its `else if`s) asked as `if`s nested
+/// in each other's `else` (see [`IfElse`]).
+const MAX_NESTED_BRANCHES: usize = 8;
+
 impl Lower<'_> {
     pub(crate) fn block(&mut self, stmts: &[Stmt]) -> Block {
         let mut out = Block::default();
@@ -148,16 +152,35 @@ impl Lower<'_> {
                     let (c, then) = branches.into_iter().next().expect("one branch");
                     return self.finish(c, IfThen(then));
                 }
-                let branches: Vec<(Opnd, Block)> =
-                    branches.into_iter().map(|(c, then)| (self.finish(c, ToOpnd), then)).collect();
-                Box::new(move |p, vm| {
-                    for (c, then) in &branches {
-                        if c.get(p, vm)? != 0 {
-                            return run(then, p, vm);
+                // A longer chain is asked by a loop over its branches, each
+                // condition a closure of its own: the calls nested at play
+                // stay as few as the brackets let them be.
+                if branches.len() > MAX_NESTED_BRANCHES {
+                    let branches: Vec<(Opnd, Block)> =
+                        branches.into_iter().map(|(c, then)| (self.finish(c, ToOpnd), then)).collect();
+                    return Box::new(move |p, vm| {
+                        for (c, then) in &branches {
+                            if c.get(p, vm)? != 0 {
+                                return run(then, p, vm);
+                            }
                         }
-                    }
-                    run(&otherwise, p, vm)
-                })
+                        run(&otherwise, p, vm)
+                    });
+                }
+                // `if a {..} else if b {..} else {..}`: an `if` with an
+                // `else` each, the next in the `else`, each condition read in
+                // its own `if`'s closure (not a closure of its own). An error
+                // of a later condition is told at the whole `if`, as the
+                // first's is: the `else` block holds it at that place.
+                let mut branches = branches.into_iter().rev();
+                let (c, then) = branches.next().expect("an `if` has a branch");
+                let mut f = self.finish(c, IfElse(then, otherwise));
+                for (c, then) in branches {
+                    let mut rest = Block::default();
+                    rest.push(f, s.span);
+                    f = self.finish(c, IfElse(then, rest));
+                }
+                f
             }
             StmtKind::For { var, domain, body } => {
                 let var = *var as usize;
@@ -354,6 +377,23 @@ fn take_all(
         }
         let m = std::mem::take(&mut vm.pos.counts[s as usize * k + c]);
         give(vm, dst, c, m);
+    }
+}
+
+/// `if c { then } else { otherwise }`, its condition of a known shape
+/// (an `else if` is the `if` its `else` block holds).
+struct IfElse(Block, Block);
+impl Finish for IfElse {
+    type Out = Fst;
+    fn finish<C: Ev>(self, c: C) -> Fst {
+        let IfElse(then, otherwise) = self;
+        Box::new(move |p, vm| if c.ev(p, vm)? != 0 { run(&then, p, vm) } else { run(&otherwise, p, vm) })
+    }
+
+    /// `else if owner(last) == mover and count(opposite(last)) > 0`: the
+    /// chain read around the comparison in the `if`'s own closure.
+    fn all_around(self, board: &Board, before: Option<Opnd>, c: Cond, after: Vec<Opnd>) -> Fst {
+        c.finish(board, AroundOf { all: true, before, after, f: self })
     }
 }
 
