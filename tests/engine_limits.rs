@@ -1,5 +1,6 @@
 //! The executor at the edges of what it accepts: very large counts, sown
-//! in whole laps, are legal moves like any other.
+//! in whole laps, are legal moves like any other; an `if` of thousands of
+//! branches is asked like a short one.
 
 use std::sync::Arc;
 

@@ -152,9 +152,9 @@ impl Lower<'_> {
                     let (c, then) = branches.into_iter().next().expect("one branch");
                     return self.finish(c, IfThen(then));
                 }
-                // A longer chain is asked by a loop over its branches, each
-                // condition a closure of its own: the calls nested at play
-                // stay as few as the brackets let them be.
+                // More branches than are nested below: a loop over them,
+                // each condition a closure of its own, so that the calls
+                // nested at play stay as few as the brackets let them be.
                 if branches.len() > MAX_NESTED_BRANCHES {
                     let branches: Vec<(Opnd, Block)> =
                         branches.into_iter().map(|(c, then)| (self.finish(c, ToOpnd), then)).collect();
