@@ -273,6 +273,29 @@ fn fixed_values_worked_out_once() {
     assert!(faults(file, &[("fault", "1")], 40).is_empty());
 }
 
+/// Number state variables stepped by a fixed number (`set hand = hand -
+/// 1`, `set n = 2 + n`, a step an option fixes, a variable never set
+/// before, a step of 0), which the executor sets in one step
+/// (tests/engine/tallies.mancala), against the reference executor. With
+/// `fault`, a step past the largest number goes wrong part way through a
+/// game, at the sum, in both.
+#[test]
+fn number_variables_stepped_by_a_fixed_number() {
+    let file = "tests/engine/tallies.mancala";
+    for (k, fall) in [("2", "0"), ("4", "3"), ("6", "9")] {
+        agree(file, &[], &[("k", k), ("fall", fall)], 60, 300);
+    }
+    assert!(faults(file, &[], 40).is_empty());
+    let settings = [("fault", "true")];
+    agree(file, &[], &settings, 40, 300);
+    let messages = faults(file, &settings, 40);
+    assert!(messages.len() > 10, "{messages:?}");
+    assert!(
+        messages.iter().all(|m| m.starts_with("ply 5:") && m.contains("too large") && m.contains("`big + 7`")),
+        "{messages:?}"
+    );
+}
+
 /// Family members by a key known only during play (`a[i]`, `bank[mover]`,
 /// `row[mover]`): the executor finds them in an array by the key, the
 /// reference executor in the family. With `fault`, a key with no member is

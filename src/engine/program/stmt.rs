@@ -2,12 +2,13 @@
 //! `if`s whose conditions are finished in place (see `shapes.rs`). Sowing
 //! has a file of its own (`sow.rs`).
 
-use super::expr::{Leaf, Opnd, dec};
+use super::expr::{Leaf, Opnd, dec, too_large};
 use super::sets::for_each_site;
 use super::shapes::{AroundOf, Board, Cond, Ev, Finish, ToOpnd};
 use super::sow::SowDef;
 use super::{Block, Fst, Lower, Program, run};
-use crate::engine::game::{Domain, SiteId, Stmt, StmtKind, Type};
+use crate::diagnostics::Span;
+use crate::engine::game::{BinOp, Domain, Expr, SiteId, Stmt, StmtKind, Type, Value};
 use crate::engine::vm::{Fault, Res, Vm, check_range, none_here};
 
 /// Most counters a game may have; `put` refuses to go beyond it, and no
@@ -255,6 +256,12 @@ impl Lower<'_> {
             StmtKind::Set { var, site, value } => {
                 let v = &self.g.state[*var as usize];
                 let (offset, ty) = (v.offset, v.ty);
+                if site.is_none()
+                    && ty == Type::Int
+                    && let Some((k, span)) = step_of(*var, value)
+                {
+                    return Box::new(move |p, vm| step_number(p, vm, offset, k, span));
+                }
                 let value = self.opnd(value);
                 // A value fixed by the rules (`set passed = false`, after
                 // every move of some games), worked out once.
@@ -344,6 +351,46 @@ impl Lower<'_> {
             }),
         }
     }
+}
+
+/// `v + k`, `v - k` or `k + v` of the number state variable `v` and a
+/// number `k` the rules fix (a hand counted down as it is sown, a tally
+/// counted up): `k`, signed, and the span an overflow is told at.
+fn step_of(var: u16, value: &Expr) -> Option<(i64, Option<Span>)> {
+    let (span, e) = match value {
+        Expr::Spanned(span, e) => (Some(*span), &**e),
+        e => (None, e),
+    };
+    let is_var = |e: &Expr| matches!(e.unspanned(), Expr::State(v) if *v == var);
+    let fixed = |e: &Expr| match e.unspanned() {
+        Expr::Const(Value::Int(k)) => Some(*k),
+        _ => None,
+    };
+    match e {
+        Expr::Bin(BinOp::Add, a, b) if is_var(a) => Some((fixed(b)?, span)),
+        Expr::Bin(BinOp::Add, a, b) if is_var(b) => Some((fixed(a)?, span)),
+        // `v - k` as `v + (-k)`, which overflows where it does; a `k`
+        // whose negation overflows is left to the general `set`.
+        Expr::Bin(BinOp::Sub, a, b) if is_var(a) => Some((fixed(b)?.checked_neg()?, span)),
+        _ => None,
+    }
+}
+
+/// `set v = v + k` of a number state variable at `offset`, in one step:
+/// read (never set: 0), added to, checked, written if it changed, as the
+/// general `set` of the sum's value does.
+#[inline(always)]
+fn step_number(p: &Program, vm: &mut Vm, offset: usize, k: i64, span: Option<Span>) -> Res<()> {
+    let x = match vm.pos.vars[offset] {
+        Value::Int(x) => x,
+        _ => 0,
+    };
+    let v = Value::Int(x.checked_add(k).ok_or_else(|| too_large(p, span))?);
+    if vm.pos.vars[offset] != v {
+        vm.pos.vars[offset] = v;
+        vm.vars_changed();
+    }
+    Ok(())
 }
 
 /// The colour a `take` names, if it names one.
