@@ -6,6 +6,7 @@ use super::expr::{Leaf, Opnd, dec, too_large};
 use super::sets::for_each_site;
 use super::shapes::{AroundOf, Board, Cond, Ev, Finish, ToOpnd};
 use super::sow::SowDef;
+use super::tables::fixed_int;
 use super::{Block, Fst, Lower, Program, run};
 use crate::diagnostics::Span;
 use crate::engine::game::{BinOp, Domain, Expr, SiteId, Stmt, StmtKind, Type, Value};
@@ -362,16 +363,12 @@ fn step_of(var: u16, value: &Expr) -> Option<(i64, Option<Span>)> {
         e => (None, e),
     };
     let is_var = |e: &Expr| matches!(e.unspanned(), Expr::State(v) if *v == var);
-    let fixed = |e: &Expr| match e.unspanned() {
-        Expr::Const(Value::Int(k)) => Some(*k),
-        _ => None,
-    };
     match e {
-        Expr::Bin(BinOp::Add, a, b) if is_var(a) => Some((fixed(b)?, span)),
-        Expr::Bin(BinOp::Add, a, b) if is_var(b) => Some((fixed(a)?, span)),
+        Expr::Bin(BinOp::Add, a, b) if is_var(a) => Some((fixed_int(b)?, span)),
+        Expr::Bin(BinOp::Add, a, b) if is_var(b) => Some((fixed_int(a)?, span)),
         // `v - k` as `v + (-k)`, which overflows where it does; a `k`
         // whose negation overflows is left to the general `set`.
-        Expr::Bin(BinOp::Sub, a, b) if is_var(a) => Some((fixed(b)?.checked_neg()?, span)),
+        Expr::Bin(BinOp::Sub, a, b) if is_var(a) => Some((fixed_int(b)?.checked_neg()?, span)),
         _ => None,
     }
 }
