@@ -296,6 +296,28 @@ fn number_variables_stepped_by_a_fixed_number() {
     );
 }
 
+/// Relays that go on while a per-site state of `last` has a value and it
+/// holds enough (`held(last) == none and count(last) > 1`, the comparison
+/// either way round, of a player or a number), whose laps run in one loop
+/// with the state read in place (tests/engine/relay-state.mancala), against
+/// the reference executor. With `faulty`, a relay along a track with the
+/// stores asks the state of a store, which goes wrong in both, at the same
+/// ply and with the same message.
+#[test]
+fn relays_that_ask_a_state_of_last() {
+    let file = "tests/engine/relay-state.mancala";
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 40, 300);
+        agree(file, &[], &[("k", k), ("faulty", "true")], 30, 300);
+    }
+    let made = moves_made(file, &[], 30);
+    assert!(made.iter().take(3).all(|&n| n > 100), "moves made of each kind: {made:?}");
+    assert!(faults(file, &[], 40).is_empty());
+    let messages = faults(file, &[("faulty", "true")], 40);
+    assert!(messages.len() > 20, "{messages:?}");
+    assert!(messages.iter().all(|m| m.contains("`held` is kept for every pit")), "{messages:?}");
+}
+
 /// Family members by a key known only during play (`a[i]`, `bank[mover]`,
 /// `row[mover]`): the executor finds them in an array by the key, the
 /// reference executor in the family. With `fault`, a key with no member is

@@ -290,7 +290,7 @@ impl Lower<'_> {
         // `last` while it is of a kind and holds enough: its laps in one
         // loop (see `relay.rs`).
         let steady = sow.simple && lap_end.is_empty();
-        if let Some(test) = s.relay.and_then(|r| relay::fused_test(r, s.track, steady)) {
+        if let Some(test) = s.relay.and_then(|r| self.fused_test(r, s.track, steady)) {
             let relay = relay.expect("a relay: its condition was read");
             return relay::fused(src, amount, relay, test, sow);
         }

@@ -36,6 +36,12 @@ impl StateRead {
     /// fixed owner, for owners kept as state).
     #[inline(always)]
     pub(crate) fn at(self, p: &Program, vm: &Vm, s: SiteId) -> Res<i64> {
+        self.at_in(p, &vm.pos.vars, s)
+    }
+
+    /// [`StateRead::at`], of the values `vars` (a position's).
+    #[inline(always)]
+    fn at_in(self, p: &Program, vars: &[Value], s: SiteId) -> Res<i64> {
         if let Some(k) = self.kind
             && p.kinds[s as usize] != k
         {
@@ -44,7 +50,7 @@ impl StateRead {
             }
             return Err(wrong_kind(p, self.var, s));
         }
-        Ok(match vm.pos.vars[self.offset as usize + s as usize] {
+        Ok(match vars[self.offset as usize + s as usize] {
             Value::None if self.unset_none => NONE,
             Value::None => 0,
             v => enc(v),
@@ -70,13 +76,19 @@ impl StateTest {
     /// Whether the comparison holds at site `s`.
     #[inline(always)]
     pub(crate) fn holds_at(self, p: &Program, vm: &Vm, s: SiteId) -> Res<bool> {
+        self.holds_in(p, &vm.pos.vars, s)
+    }
+
+    /// [`StateTest::holds_at`], of the values `vars` (a position's).
+    #[inline(always)]
+    pub(crate) fn holds_in(self, p: &Program, vars: &[Value], s: SiteId) -> Res<bool> {
         if self.none {
             self.read.kind_ok(p, s)?;
-            let unset = matches!(vm.pos.vars[self.read.offset as usize + s as usize], Value::None);
+            let unset = matches!(vars[self.read.offset as usize + s as usize], Value::None);
             // `==` holds for "equal" alone (0b010), `!=` for the others.
             return Ok(unset == (self.holds == 0b010));
         }
-        self.compared_at(p, vm, s)
+        self.compared_at(p, vars, s)
     }
 
     /// Any other comparison: out of line, so that the loops over sites
@@ -84,8 +96,8 @@ impl StateTest {
     /// compiler to inline the closure each site is asked by (a `where` of
     /// three terms cost 12% more instructions a ply when it did not).
     #[inline(never)]
-    fn compared_at(self, p: &Program, vm: &Vm, s: SiteId) -> Res<bool> {
-        Ok(compared(self.holds, self.read.at(p, vm, s)?, self.value))
+    fn compared_at(self, p: &Program, vars: &[Value], s: SiteId) -> Res<bool> {
+        Ok(compared(self.holds, self.read.at_in(p, vars, s)?, self.value))
     }
 }
 
@@ -130,14 +142,20 @@ impl Lower<'_> {
     /// comparison read by its operands' shapes (as [`Lower::cond`] reads
     /// it), either way round.
     fn state_test(&self, e: &Expr, slot: u8) -> Option<StateTest> {
+        self.state_test_of(e, |at| matches!(at, Expr::Local(s) if *s == slot))
+    }
+
+    /// `e` as a [`StateTest`] of the site `at` accepts (a choice's, `last`),
+    /// when it is one.
+    pub(crate) fn state_test_of(&self, e: &Expr, at: impl Fn(&Expr) -> bool) -> Option<StateTest> {
         let Expr::Bin(op, a, b) = e.unspanned() else { return None };
         let (holds, x, c) = match (a.unspanned(), b.unspanned()) {
             (x @ Expr::SiteState(..), Expr::Const(c)) => (holds(*op)?, x, c),
             (Expr::Const(c), x @ Expr::SiteState(..)) => (swapped(holds(*op)?), x, c),
             _ => return None,
         };
-        let Expr::SiteState(v, at) = x else { return None };
-        let mine = matches!(at.unspanned(), Expr::Local(s) if *s == slot);
+        let Expr::SiteState(v, site) = x else { return None };
+        let mine = at(site.unspanned());
         let ty = self.g.state[*v as usize].ty;
         let shaped = match ty {
             Type::Set => false,

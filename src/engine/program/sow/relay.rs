@@ -4,20 +4,23 @@
 //!
 //! The commonest relay goes on from `last` while it holds more than one
 //! counter, perhaps only while it is a pit (`relay while last is pit and
-//! count(last) > 1`: Congkak, Sungka, Dakon, Jongkak, Mefuvha), and its
-//! laps have nothing but their table to go by (see `Sow::simple`). Then
-//! nothing runs between laps that could change the track, its table or
-//! what the condition reads but the counts, so the laps run in one loop
+//! count(last) > 1`: Congkak, Sungka, Dakon, Jongkak, Mefuvha) or while a
+//! state of it has a fixed value (`uur(last) == none and count(last) > 1`:
+//! Leyla-Gobale), and its laps have nothing but their table to go by (see
+//! `Sow::simple`). Then nothing runs between laps that could change the
+//! track, its table or what the condition reads but the counts (a sowing
+//! sets no state), so the laps run in one loop
 //! ([`Sow::relay_all`]): the condition read in place, the track and
 //! table found once, a lap a lift and a sowing by the table. What is
 //! sown, the work spent, the limit of laps and every error are as the
 //! general loop ([`relay_rest`]) makes them.
 
 use super::{OneByOne, Sow, all_skipped, sow_by};
-use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Track};
+use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Track, Value};
 use crate::engine::program::expr::Opnd;
 use crate::engine::program::least_count_of;
-use crate::engine::program::{Block, Fst, Program, run};
+use crate::engine::program::state::StateTest;
+use crate::engine::program::{Block, Fst, Lower, Program, run};
 use crate::engine::vm::{Fault, Frame, Res, SowTable, Vm, out_of_fuel};
 
 /// A relay, lowered: the site it goes on from (`last` if none), its
@@ -59,42 +62,77 @@ pub(super) fn relay_rest(p: &Program, vm: &mut Vm, sow: &Sow, r: &Relay, lap_end
 }
 
 /// A relay's condition of the commonest shape, read in place: `last` holds
-/// `least` counters or more (`count(last) > 1`), and is of the site kind
-/// `kind` if it says so first (`last is pit and count(last) > 1`).
+/// `least` counters or more (`count(last) > 1`), and first, if it says so,
+/// is of the site kind `kind` (`last is pit and count(last) > 1`) or has a
+/// per-site state of a fixed value (`uur(last) == none and count(last) >
+/// 1`), asked as the condition asks it, with the same error for a site of
+/// another kind than the state is kept for.
+pub(super) enum RelayTest {
+    Count(CountTest),
+    State(StateCountTest),
+}
+
+/// `count(last) >= least`, perhaps after `last is <kind>`.
 #[derive(Clone, Copy)]
-pub(super) struct RelayTest {
+pub(super) struct CountTest {
     kind: Option<u8>,
     least: i32,
 }
 
-impl RelayTest {
-    /// Whether the condition holds of `last` (counts of one colour).
+/// `v(last) OP c and count(last) >= least`.
+#[derive(Clone, Copy)]
+pub(super) struct StateCountTest {
+    state: StateTest,
+    least: i32,
+}
+
+/// A shape of [`RelayTest`]: each is its own sowing closure ([`fused`]),
+/// so that no lap asks which shape it is.
+trait LastTest: Copy + Send + Sync + 'static {
+    /// Whether the condition holds of `last` (counts of one colour; `vars`
+    /// the position's state).
+    fn holds(self, p: &Program, vars: &[Value], counts: &[i32], last: SiteId) -> Res<bool>;
+}
+
+impl LastTest for CountTest {
     #[inline(always)]
-    fn holds(self, kinds: &[u8], counts: &[i32], last: SiteId) -> bool {
-        self.kind.is_none_or(|k| kinds[last as usize] == k) && counts[last as usize] >= self.least
+    fn holds(self, p: &Program, _: &[Value], counts: &[i32], last: SiteId) -> Res<bool> {
+        Ok(self.kind.is_none_or(|k| p.kinds[last as usize] == k) && counts[last as usize] >= self.least)
     }
 }
 
-/// The test of a relay whose laps run in one loop: its laps have
-/// their table alone to go by and nothing after them (`steady`), it goes
-/// on from `last`, along a track each lap finds the same
-/// ([`steady_track`]), while a condition of the commonest shape holds.
-pub(super) fn fused_test(r: &crate::engine::game::Relay, track: &Expr, steady: bool) -> Option<RelayTest> {
-    if !steady || r.from.is_some() || !steady_track(track) {
-        return None;
+impl LastTest for StateCountTest {
+    #[inline(always)]
+    fn holds(self, p: &Program, vars: &[Value], counts: &[i32], last: SiteId) -> Res<bool> {
+        Ok(self.state.holds_in(p, vars, last)? && counts[last as usize] >= self.least)
     }
-    relay_test(&r.cond)
 }
 
-fn relay_test(e: &Expr) -> Option<RelayTest> {
-    let last = |x: &Expr| matches!(x, Expr::Builtin(Builtin::Last));
-    let least = |e: &Expr| least_count_of(e, |x| matches!(x, Expr::Count(s, None) if last(s)));
-    match e {
-        Expr::Bin(BinOp::And, a, b) => match &**a {
-            Expr::IsKind(x, k) if last(x) => Some(RelayTest { kind: Some(k.index() as u8), least: least(b)? }),
-            _ => None,
-        },
-        e => Some(RelayTest { kind: None, least: least(e)? }),
+impl Lower<'_> {
+    /// The test of a relay whose laps run in one loop: its laps have
+    /// their table alone to go by and nothing after them (`steady`: so
+    /// nothing between them changes a state), it goes on from `last`, along
+    /// a track each lap finds the same ([`steady_track`]), while a condition
+    /// of the commonest shape holds.
+    pub(super) fn fused_test(&self, r: &crate::engine::game::Relay, track: &Expr, steady: bool) -> Option<RelayTest> {
+        if !steady || r.from.is_some() || !steady_track(track) {
+            return None;
+        }
+        self.relay_test(&r.cond)
+    }
+
+    fn relay_test(&self, e: &Expr) -> Option<RelayTest> {
+        let last = |x: &Expr| matches!(x, Expr::Builtin(Builtin::Last));
+        let least = |e: &Expr| least_count_of(e, |x| matches!(x, Expr::Count(s, None) if last(s)));
+        match e {
+            Expr::Bin(BinOp::And, a, b) => match &**a {
+                Expr::IsKind(x, k) if last(x) => {
+                    Some(RelayTest::Count(CountTest { kind: Some(k.index() as u8), least: least(b)? }))
+                }
+                a => Some(RelayTest::State(StateCountTest { state: self.state_test_of(a, last)?, least: least(b)? })),
+            },
+            e => Some(RelayTest::Count(CountTest { kind: None, least: least(e)? })),
+        }
     }
 }
 
@@ -113,6 +151,14 @@ fn steady_track(e: &Expr) -> bool {
 /// ([`Sow::relay_all`]); in a machine that watches banks (which a lift
 /// reads), the general loop.
 pub(super) fn fused(src: Opnd, amount: Option<Opnd>, relay: Relay, test: RelayTest, sow: Sow) -> Fst {
+    match test {
+        RelayTest::Count(t) => fused_by(src, amount, relay, t, sow),
+        RelayTest::State(t) => fused_by(src, amount, relay, t, sow),
+    }
+}
+
+/// [`fused`], for one shape of its test.
+fn fused_by(src: Opnd, amount: Option<Opnd>, relay: Relay, test: impl LastTest, sow: Sow) -> Fst {
     Box::new(move |p, vm| {
         let s = src.site(p, vm)?;
         let n = match &amount {
@@ -144,7 +190,7 @@ impl Sow {
         p: &Program,
         vm: &mut Vm,
         r: &Relay,
-        test: RelayTest,
+        test: impl LastTest,
         (s, n): (SiteId, Option<i64>),
         max: i64,
     ) -> Res<()> {
@@ -152,9 +198,9 @@ impl Sow {
         let (track, tab) = self.table(p, vm, t)?;
         let skipped = |f: Option<Fault>| f.unwrap_or_else(|| all_skipped(p, t));
         let Some(ranges) = &self.keyed else {
-            let (counts, f) = (&mut vm.pos.counts, &mut vm.f);
+            let (counts, vars, f) = (&mut vm.pos.counts, &vm.pos.vars, &mut vm.f);
             let last = sow_by::<true>(counts, f, track, tab, s, n).map_err(skipped)?;
-            return relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, tab, last), test, max).map_err(skipped);
+            return relay_laps(p, (counts, vars), f, &mut vm.fuel, (track, tab, last), test, max).map_err(skipped);
         };
         let at = self.base + t as usize * self.np + vm.f.mover as usize;
         if !self.keep_table(p, vm, at, track, tab, ranges) {
@@ -170,9 +216,9 @@ impl Sow {
         if kept.live == 0 && track.cyclic {
             return Err(all_skipped(p, t));
         }
-        let (counts, f) = (&mut vm.pos.counts, &mut vm.f);
+        let (counts, vars, f) = (&mut vm.pos.counts, &vm.pos.vars, &mut vm.f);
         let last = sow_by::<true>(counts, f, track, kept, s, n).map_err(skipped)?;
-        relay_laps(counts, f, &mut vm.fuel, &p.kinds, (track, kept, last), test, max).map_err(skipped)
+        relay_laps(p, (counts, vars), f, &mut vm.fuel, (track, kept, last), test, max).map_err(skipped)
     }
 }
 
@@ -184,17 +230,17 @@ impl Sow {
 /// `Err(None)`: every place of a cyclic track is skipped (as `sow_counts`).
 #[inline(always)]
 fn relay_laps(
-    counts: &mut [i32],
+    p: &Program,
+    (counts, vars): (&mut [i32], &[Value]),
     f: &mut Frame,
     fuel: &mut u64,
-    kinds: &[u8],
     (track, tab, mut s): (&Track, &SowTable, SiteId),
-    test: RelayTest,
+    test: impl LastTest,
     max: i64,
 ) -> Result<(), Option<Fault>> {
     let mut laps: i64 = 1;
     loop {
-        if !test.holds(kinds, counts, s) {
+        if !test.holds(p, vars, counts, s)? {
             return Ok(());
         }
         let n = counts[s as usize];
