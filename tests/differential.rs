@@ -671,6 +671,63 @@ fn wheres_by_cases_of_closed_conditions() {
     assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
 }
 
+/// `where`s with a later decision (tests/engine/later.mancala): a closed
+/// condition past terms that cannot go wrong, which the executor asks once
+/// for all the pits, free of work, and the reference executor as part of the
+/// whole `where` at each pit (a phase's only move drawn without a list, moves
+/// listed). With `risky`, the decision goes wrong at some positions: both
+/// executors at the same plies with the same message. Each move is made,
+/// and the single's `where` passes a pit of one counter (its decision
+/// false) as well as one of more.
+#[test]
+fn wheres_with_a_later_decision() {
+    let file = "tests/engine/later.mancala";
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 100, 300);
+        agree(file, &[], &[("k", k), ("risky", "true")], 60, 300);
+    }
+    fail_part_way(file, "risky", "none");
+    let made = moves_made(file, &[], 40);
+    assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
+    let game = compile(file, &[], &[]);
+    let mut sown = [0; 2];
+    for seed in 0..40 {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+            if mv.def == 0 {
+                sown[(e.position().counts[mv.args[0] as usize] > 1) as usize] += 1;
+            }
+            e.apply(mv).unwrap();
+        }
+    }
+    assert!(sown.iter().all(|&n| n > 5), "single pits, pits of more sown: {sown:?}");
+}
+
+/// A later decision is asked free of work (tests/engine/later-fuel.mancala):
+/// at the start no pit asks the first move's, a loop of twelve million
+/// steps, and the second move's kept part spends ten million as written.
+/// Both executors list the same moves; with a kept part twice as heavy,
+/// both run past the work budget.
+#[test]
+fn a_later_decision_is_asked_free_of_work() {
+    let file = "tests/engine/later-fuel.mancala";
+    let listings = |settings: &[(&str, &str)]| {
+        let game = compile(file, &[], settings);
+        let mut new = Engine::with_seed(game.clone(), 1).unwrap();
+        let mut old = RefEngine::with_seed(game, 1).unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let listed = new.legal_moves(&mut a);
+        assert_eq!(listed, old.legal_moves(&mut b));
+        (listed, a, b)
+    };
+    let (listed, a, b) = listings(&[]);
+    assert!(listed.is_ok() && a.len() == 16 && a == b, "{listed:?} {a:?} {b:?}");
+    let (listed, _, _) = listings(&[("burn", "1300")]);
+    let fault = format!("{:?}", listed.expect_err("past the work budget"));
+    assert!(fault.contains("steps"), "{fault}");
+}
+
 /// `where`s that name the only values that can pass (`y == opposite(x) or
 /// ...`; tests/engine/pins.mancala): the executor works the named values
 /// out once for all the values of a choice (sites, tracks, numbers,

@@ -31,16 +31,27 @@
 //! an `and` with a false decision to its left, or of an `or` with a true
 //! one, and a decision that an `and` or an `or` asks after its other
 //! operand and that leaves that operand's truth the answer; a branch not
-//! taken. (`a and false` keeps `a`, which may fail.) A decision that fails
+//! taken. (`a and false` keeps `a` if it may fail.) A decision that fails
 //! to evaluate decides nothing: the whole `where` is then asked, and meets
 //! the same failure where it always did (or none, if no value is tested).
-//! Only a condition asked first is a decision, so none is worked out that
-//! every value tested would not have asked.
+//! A condition asked first is a decision; so is a closed one that only
+//! terms that cannot go wrong come before (see `memo.rs`'s `cannot_fail`:
+//! the counts of the choice compared), as in Hawalis's `count(h) > 1 or
+//! (count(h) == 1 and not any-more(mover) and ...)`, where the values
+//! that hold one counter ask whether any holds more. Such a *later*
+//! decision may be one that no value would have asked (none holds one
+//! counter), so it is asked free of work: the steps it takes are given
+//! back, and the `where`s of its cases, which do not ask it, take no more
+//! steps than the whole `where` would. In its cases a term that cannot go
+//! wrong is taken away with what it no longer decides (`count(h) == 1 and
+//! false` is false), so that Hawalis's `where` is `count(h) > 1` while
+//! some hole holds two counters, which the loops over sites read in place.
 
 use crate::engine::game::{BinOp, Domain, Expr, Type, Value};
 use crate::engine::vm::Vm;
 
 use super::expr::Opnd;
+use super::memo::cannot_fail;
 use super::{Choice, Lower, Program};
 
 /// The most decisions asked one after another: sixteen cases at most.
@@ -49,7 +60,9 @@ const MOST_DECISIONS: usize = 4;
 /// The choice by cases: a decision and the cases of its being false and
 /// true, or the choice as it is once the decisions asked so far are known.
 pub(crate) enum Cases {
-    Test(Opnd, Box<[Cases; 2]>),
+    /// The decision, whether it is asked free of work (a later one: see
+    /// the top of this file), and its two cases.
+    Test(Opnd, bool, Box<[Cases; 2]>),
     Case(Box<Choice>),
 }
 
@@ -63,9 +76,14 @@ impl Cases {
         loop {
             match node {
                 Cases::Case(c) => return Some(c),
-                Cases::Test(t, cases) => match t.get(p, vm) {
-                    Ok(v) => node = &cases[(v != 0) as usize],
-                    Err(_) => {
+                Cases::Test(t, free, cases) => match (vm.fuel, t.get(p, vm)) {
+                    (before, Ok(v)) => {
+                        if *free {
+                            vm.fuel = before;
+                        }
+                        node = &cases[(v != 0) as usize]
+                    }
+                    (_, Err(_)) => {
                         vm.fuel = fuel;
                         return None;
                     }
@@ -102,7 +120,7 @@ impl Lower<'_> {
         &mut self,
         p: &crate::engine::game::Param,
         e: &Expr,
-        decision: Expr,
+        (decision, free): (Expr, bool),
         nonempty: Option<u8>,
         key: (u16, &[u8]),
         depth: usize,
@@ -118,26 +136,39 @@ impl Lower<'_> {
             }
         };
         let (no, yes) = (case(self, false), case(self, true));
-        Cases::Test(test, Box::new([no, yes]))
+        Cases::Test(test, free, Box::new([no, yes]))
     }
 
-    /// The decision the `where` `e` asks first for every value (see the
-    /// top of this file): on the way its first term not asked by the
-    /// guard is worked out, the first closed condition met.
-    fn decision(&self, e: &Expr) -> Option<Expr> {
+    /// The decision of the `where` `e` (see the top of this file), and
+    /// whether it is a later one: on the way its first term not asked by
+    /// the guard is worked out, the first closed condition met; or past
+    /// terms that cannot go wrong, the first in the next.
+    fn decision(&self, e: &Expr) -> Option<(Expr, bool)> {
         let (_, rest) = self.guarded_terms(e);
-        self.first_closed(rest.first()?).cloned()
+        for (i, t) in rest.iter().enumerate() {
+            if let Some((d, later)) = self.first_closed(t) {
+                return Some((d.clone(), later || i > 0));
+            }
+            if !cannot_fail(t) {
+                return None;
+            }
+        }
+        None
     }
 
     /// The closed condition `e` asks before anything else, if any: `e`
     /// itself, or in the left of an `and` or `or`, under a `not`, in the
-    /// condition of an `if`.
-    fn first_closed<'e>(&self, e: &'e Expr) -> Option<&'e Expr> {
+    /// condition of an `if`; or in the right of an `and` or `or` whose
+    /// left cannot go wrong and asks none (a later one: `true`).
+    fn first_closed<'e>(&self, e: &'e Expr) -> Option<(&'e Expr, bool)> {
         match e {
             Expr::Const(_) => None,
             Expr::Not(x) => self.first_closed(x),
-            _ if self.ty(e) == Type::Bool && self.is_closed(e) => Some(e),
-            Expr::Bin(BinOp::And | BinOp::Or, a, _) => self.first_closed(a),
+            _ if self.ty(e) == Type::Bool && self.is_closed(e) => Some((e, false)),
+            Expr::Bin(BinOp::And | BinOp::Or, a, b) => match self.first_closed(a) {
+                None if cannot_fail(a) => self.first_closed(b).map(|(d, _)| (d, true)),
+                found => found,
+            },
             Expr::Cond(c, _, _) => self.first_closed(c),
             _ => None,
         }
@@ -191,8 +222,9 @@ fn specialise(e: &Expr, known_here: &dyn Fn(&Expr) -> Option<bool>) -> Expr {
                 (Ok(_), b) => b,
                 // `a and true`, `a or false`: a decides.
                 (Err(a), b) if known(&b) == Ok(and) => a,
-                // `a and false`, `a or true`: a is still asked (it may
-                // fail), and the answer is known.
+                // `a and false`, `a or true`: the answer is known, and a
+                // is still asked if it may fail.
+                (Err(a), b) if known(&b).is_ok() && cannot_fail(&a) => b,
                 (Err(a), b) => Expr::Bin(*op, Box::new(a), Box::new(b)),
             }
         }
@@ -228,25 +260,53 @@ mod tests {
     use std::sync::Arc;
 
     /// A choice's cases as text: `case` for a case, `(no yes)` for a
-    /// decision's two; `-` for a choice not lowered by cases.
+    /// decision's two, `[no yes]` for a later decision's; `-` for a choice
+    /// not lowered by cases.
     fn shape(c: &Choice) -> String {
         fn of(c: &Cases) -> String {
             match c {
                 Cases::Case(_) => "case".into(),
-                Cases::Test(_, cases) => format!("({} {})", of(&cases[0]), of(&cases[1])),
+                Cases::Test(_, false, cases) => format!("({} {})", of(&cases[0]), of(&cases[1])),
+                Cases::Test(_, true, cases) => format!("[{} {}]", of(&cases[0]), of(&cases[1])),
             }
         }
         c.cases.as_ref().map_or("-".into(), of)
     }
 
     fn shapes(settings: &[(&str, &str)]) -> Vec<Vec<String>> {
+        shapes_of("tests/engine/cases.mancala", settings)
+    }
+
+    fn program(file: &str, settings: &[(&str, &str)]) -> Program {
         let cfg = Config {
             variants: vec![],
             settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         };
-        let g = compile_file("tests/engine/cases.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
-        let p = Program::new(Arc::new(g));
+        let g = compile_file(file, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+        Program::new(Arc::new(g))
+    }
+
+    fn shapes_of(file: &str, settings: &[(&str, &str)]) -> Vec<Vec<String>> {
+        let p = program(file, settings);
         p.moves.iter().map(|m| m.choices.iter().map(shape).collect()).collect()
+    }
+
+    /// The later decisions of tests/engine/later.mancala's `where`s (past
+    /// the chosen pit's count compared), as the file's comments give them;
+    /// and Hawalis's, whose `where` is the least count alone in the case
+    /// that some hole holds more than one counter.
+    #[test]
+    fn a_closed_condition_past_terms_that_cannot_fail_is_a_later_decision() {
+        let later = vec![vec!["[case case]"]; 3];
+        assert_eq!(shapes_of("tests/engine/later.mancala", &[]), later);
+        assert_eq!(shapes_of("tests/engine/later.mancala", &[("risky", "true")]), later);
+        let p = program("rules/hawalis.mancala", &[]);
+        let Some(Cases::Test(_, true, cases)) = &p.moves[0].choices[0].cases else { panic!("no later decision") };
+        let least = |c: &Cases| match c {
+            Cases::Case(c) => c.at_least(),
+            Cases::Test(..) => panic!("a decision in a case"),
+        };
+        assert_eq!((least(&cases[0]), least(&cases[1])), (None, Some(2)));
     }
 
     /// The decisions of tests/engine/cases.mancala's `where`s, as the
@@ -259,9 +319,10 @@ mod tests {
                 // `sow`: `paused`; while it fails, `sharp()` (while it
                 // holds, the pin `h == pending` is all).
                 vec!["((case case) case)"],
-                // `steer`: `paused` (while it fails, `count(h) > 0` comes
-                // before `sharp()`: no decision); the track's: `paused`.
-                vec!["(case case)", "(case case)"],
+                // `steer`: `paused`; while it fails, `sharp()`, after
+                // `count(h) > 0`, which cannot go wrong (a later
+                // decision). The track's: `paused`.
+                vec!["([case case] case)", "(case case)"],
                 // `lift`: the pit's `where` is its guard's; the number's
                 // has no closed condition.
                 vec!["-", "-"],
@@ -300,15 +361,22 @@ mod tests {
         let and_false = |a: &str| Expr::Bin(BinOp::And, Box::new(parse(a)), Box::new(truth(false)));
         let or_true = |a: &str| Expr::Bin(BinOp::Or, Box::new(parse(a)), Box::new(truth(true)));
         // A false decision at the left of an `and` decides it; at its
-        // right, the left is still asked (it may fail), and the answer is
-        // known.
+        // right, the answer is known, and the left is still asked if it
+        // may fail (the count of `t`, which may be none), not if it cannot
+        // (the count of the choice).
         assert_eq!(case("s and count(h) > 1", false), truth(false));
-        assert_eq!(case("count(h) > 1 and s", false), and_false("count(h) > 1"));
+        assert_eq!(case("count(t) > 1 and s", false), and_false("count(t) > 1"));
+        assert_eq!(case("count(h) > 1 and s", false), truth(false));
         assert_eq!(case("count(h) > 1 and s", true), parse("count(h) > 1"));
         assert_eq!(case("s or count(h) > 1", true), truth(true));
         assert_eq!(case("s or count(h) > 1", false), parse("count(h) > 1"));
         assert_eq!(case("count(h) > 1 or s", false), parse("count(h) > 1"));
-        assert_eq!(case("count(h) > 1 or s", true), or_true("count(h) > 1"));
+        assert_eq!(case("count(t) > 1 or s", true), or_true("count(t) > 1"));
+        assert_eq!(case("count(h) > 1 or s", true), truth(true));
+        // Hawalis's shape: while the decision fails, the least count alone.
+        let hawalis = "count(h) > 1 or (count(h) == 1 and not s and count(p[1]) == 0)";
+        assert_eq!(case(hawalis, true), parse("count(h) > 1"));
+        assert_eq!(case(hawalis, false), parse("count(h) > 1 or (count(h) == 1 and count(p[1]) == 0)"));
         assert_eq!(case("not s and count(h) > 1", false), parse("count(h) > 1"));
         assert_eq!(case("if s then count(h) > 1 else h == p[1]", false), parse("h == p[1]"));
         assert_eq!(case("if s then count(h) > 1 else h == p[1]", true), parse("count(h) > 1"));
