@@ -911,7 +911,9 @@ fn wheres_kept_by_count_drawn_without_a_list() {
 /// the sites that test lets through (tests/engine/narrow.mancala): `any`,
 /// `all` and a choice's `where` over a player's pits, a group and a set
 /// worked out during play; with `risky`, a leading test that goes wrong at
-/// one site of the group; with `wild`, at one site of a choice's set: the
+/// one site of the group; with `wild`, at one site of a choice's set; a
+/// `where` that asks the count first, and with `shaky` its test of the
+/// site goes wrong at one site, with `edge` a term before it at others: the
 /// same as the reference executor, which asks the whole test at each site.
 #[test]
 fn sets_narrowed_by_what_their_sites_are() {
@@ -919,8 +921,12 @@ fn sets_narrowed_by_what_their_sites_are() {
     for k in ["2", "4", "5", "8"] {
         agree(file, &[], &[("k", k)], 60, 300);
         agree(file, &[], &[("k", k), ("risky", "true")], 40, 300);
+        agree(file, &[], &[("k", k), ("shaky", "true")], 40, 300);
+        agree(file, &[], &[("k", k), ("edge", "true")], 40, 300);
     }
     fail_part_way(file, "risky", "`b` has no member 5");
+    fail_part_way(file, "shaky", "`b` has no member 5");
+    fail_part_way(file, "edge", "has no member 5");
     // Every kind of move is made.
     let made = moves_made(file, &[], 40);
     assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");

@@ -134,8 +134,9 @@ pub(crate) struct Choice {
     /// (`movegen/sites.rs`'s `one_site`).
     pub counted: bool,
     /// A `where` that begins with what the site is (`x is pit and index(x)
-    /// > 7 and ...`): the sets it narrows, and the rest of it (see
-    /// `narrow.rs`; not with a [`Lead`] or when `counted`).
+    /// > 7 and ...`), perhaps after terms that cannot go wrong (a [`Lead`]'s
+    /// count): the sets it narrows, and the rest of it (see `narrow.rs`;
+    /// not when `counted`).
     pub narrow: Option<(narrow::Narrowed, Opnd)>,
     /// A `where` that names the only values that can pass (`b ==
     /// stacked(a) or ...`): see `pin.rs`.
@@ -419,9 +420,7 @@ impl Lower<'_> {
         };
         let counted = memos && ty == Type::Site && filter.is_some_and(|f| self.counted(f, p.slot));
         let narrow = match filter {
-            Some(f) if ty == Type::Site && lead.is_none() && !counted => {
-                self.with_memos(f, |l| l.narrowing(BinOp::And, p.slot, f))
-            }
+            Some(f) if ty == Type::Site && !counted => self.with_memos(f, |l| l.narrowing(BinOp::And, p.slot, f)),
             _ => None,
         };
         let pin = filter.filter(|_| memos).and_then(|f| self.pin(f, p.slot, &p.domain));

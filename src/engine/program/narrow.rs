@@ -8,7 +8,11 @@
 //! loop asks the rest of the chain of the sites kept, in the set's order.
 //! A site left out is one where the chain would have stopped on those
 //! terms, so what the loop finds and every error it meets are the same; it
-//! takes fewer steps of the work budget (one a site looked at).
+//! takes fewer steps of the work budget (one a site looked at). Terms that
+//! cannot go wrong (the site's count compared) may come first: Alemungula's
+//! `count(hole) > 0 and index(hole) < 3 and hole != banned` asks of each of
+//! a player's five holes whether it is one of the two on the left, which
+//! stops the chain there whatever the count.
 
 use std::sync::OnceLock;
 
@@ -74,26 +78,67 @@ impl Narrowed {
 
 impl Lower<'_> {
     /// A chain of `op`s over the site in `slot` that begins with functions
-    /// of that site alone, split into those (narrowing the set looped over)
-    /// and the rest of the chain, lowered; `None` for any other expression,
-    /// and when functions are not tabulated.
+    /// of that site alone (perhaps after terms that cannot go wrong), split
+    /// into those (narrowing the set looped over) and the rest of the
+    /// chain, lowered; `None` for any other expression, and when functions
+    /// are not tabulated.
     pub(super) fn narrowing(&mut self, op: BinOp, slot: u8, e: &Expr) -> Option<(Narrowed, Opnd)> {
         if !self.tables {
             return None;
         }
         let mut terms = Vec::new();
         super::memo::terms(op, e, &mut terms);
-        let joined = self.joined_terms(op, &terms);
-        if joined.len() < 2 || !matches!(self.site_function(&joined[0]), Some(Leaf::Local(s)) if s == slot as usize) {
+        let mut joined = self.joined_terms(op, &terms);
+        // The prefix: the first term, or one that only terms that cannot
+        // go wrong come before (`count(hole) > 0 and index(hole) < 3`):
+        // those neither fail nor change anything, so the prefix decides
+        // first as well, and they are asked after it.
+        let of_slot = |l: &Self, t: &Expr| matches!(l.site_function(t), Some(Leaf::Local(s)) if s == slot as usize);
+        let at = joined.iter().position(|t| of_slot(self, t) || !super::memo::cannot_fail(t))?;
+        if joined.len() < 2 || !of_slot(self, &joined[at]) {
             return None;
         }
-        let prefix = self.x(&joined[0]);
-        let mut rest: Vec<Opnd> = joined[1..].iter().map(|t| self.opnd(t)).collect();
+        let first = joined.remove(at);
+        let prefix = self.x(&first);
+        let mut rest: Vec<Opnd> = joined.iter().map(|t| self.opnd(t)).collect();
         let rest = match rest.len() {
             1 => rest.pop().expect("one term"),
             _ => Opnd::Dyn(super::shapes::chain(op == BinOp::And, rest)),
         };
         let lists = (0..self.g.sets.len()).map(|_| OnceLock::new()).collect();
         Some((Narrowed { slot: slot as usize, prefix, go_on: op == BinOp::And, lists }, rest))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::{Config, compile_file};
+    use crate::engine::program::Program;
+    use std::sync::Arc;
+
+    /// Whether each move's first choice is narrowed, and led by a count.
+    fn narrowed(file: &str, settings: &[(&str, &str)]) -> Vec<(bool, bool)> {
+        let cfg = Config {
+            variants: vec![],
+            settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        };
+        let g = compile_file(file, &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+        let p = Program::new(Arc::new(g));
+        p.moves.iter().map(|m| (m.choices[0].narrow.is_some(), m.choices[0].lead.is_some())).collect()
+    }
+
+    /// A `where` that asks the chosen site's count before what the site
+    /// is is narrowed by what it is: Alemungula's four moves, Qelat's two,
+    /// tests/engine/narrow.mancala's `lean`; not when a term that can go
+    /// wrong comes between (`lean` with `edge`).
+    #[test]
+    fn a_count_asked_first_leaves_the_where_narrowed() {
+        assert_eq!(narrowed("rules/alemungula.mancala", &[]), [(true, true); 4]);
+        assert_eq!(narrowed("rules/qelat.mancala", &[])[..2], [(true, true); 2]);
+        let file = "tests/engine/narrow.mancala";
+        // sow, hop, grab, lean.
+        let (plain, edge) = (narrowed(file, &[]), narrowed(file, &[("edge", "true")]));
+        assert_eq!(plain, [(false, false), (true, false), (true, false), (true, true)]);
+        assert_eq!(edge[3], (false, true));
     }
 }
