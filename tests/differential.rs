@@ -912,7 +912,8 @@ fn wheres_kept_by_count_drawn_without_a_list() {
 /// `all` and a choice's `where` over a player's pits, a group and a set
 /// worked out during play; with `risky`, a leading test that goes wrong at
 /// one site of the group; with `wild`, at one site of a choice's set; a
-/// `where` that asks the count first, and with `shaky` its test of the
+/// `where`, an `any` and an `all` that ask the count first, and with
+/// `shaky` the `where`'s test of the
 /// site goes wrong at one site, with `edge` a term before it at others: the
 /// same as the reference executor, which asks the whole test at each site.
 #[test]
