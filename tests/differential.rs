@@ -490,7 +490,7 @@ fn a_dead_relay_spares_the_same_trials_in_both_executors() {
 
 /// Which sites' counts the rules read: with some sites set as banks (as
 /// the solver sets the stores), both executors must say alike, after
-/// listing the moves, counting them and making one, whether the rules read
+/// listing the moves, counting them, drawing one and making one, whether the rules read
 /// a bank (the solver trusts a "no"). The banks are the stores, then a pit
 /// of each side, which nearly every move reads.
 #[test]
@@ -505,6 +505,7 @@ fn banks_are_read_alike() {
         ("tests/engine/counted.mancala", &[], &[("heap", "true")]),
         ("tests/engine/least.mancala", &[], &[("least", "2")]),
         ("tests/engine/lead.mancala", &[], &[("least", "1")]),
+        ("tests/engine/wide.mancala", &[], &[]),
     ];
     for &(file, variants, settings) in cases {
         let game = compile(file, variants, settings);
@@ -530,6 +531,11 @@ fn banks_are_read_alike() {
                     old.set_banks(banks);
                     assert_eq!(new.count_moves(), old.count_moves(), "{}", at(ply));
                     assert_eq!(new.bank_read(), old.bank_read(), "{}: counting", at(ply));
+                    new.set_banks(banks);
+                    old.set_banks(banks);
+                    let drawn = new.sample_move(&mut rng.clone());
+                    assert_eq!(drawn, old.sample_move(&mut rng.clone()), "{}", at(ply));
+                    assert_eq!(new.bank_read(), old.bank_read(), "{}: drawing", at(ply));
                     if listed.is_err() || a.is_empty() {
                         break;
                     }
@@ -982,6 +988,35 @@ fn least_counts_read_in_place() {
     }
     assert!(made.iter().all(|&n| n > 5), "moves made of each kind: {made:?}");
     assert!(empty > 0, "no counter dealt to an empty hole");
+}
+
+/// Two moves to choose between, each choosing a pit by a least count
+/// alone (tests/engine/wide.mancala): a draw offers the candidates of both,
+/// the pits that hold enough gathered 64 at a time. The same listings,
+/// counts, draws and summaries as the reference executor, which asks each
+/// `where` at each pit, on boards of 2 to 80 pits a side (past 64, a
+/// player's pits are two stretches); and both moves are drawn, from pits
+/// in either stretch.
+#[test]
+fn candidates_chosen_by_a_least_count() {
+    let file = "tests/engine/wide.mancala";
+    for k in ["2", "5", "64", "65", "80"] {
+        agree(file, &[], &[("k", k)], 12, 250);
+    }
+    let game = compile(file, &[], &[("k", "80")]);
+    // Drawn: [sow, lift] from the first 64 pits of a side, and past them.
+    let mut drawn = [[0; 2]; 2];
+    for seed in 0..10 {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..400 {
+            let Some(mv) = e.sample_move(&mut rng).unwrap() else { break };
+            let past = (mv.args[0] as usize % 81) >= 64;
+            drawn[mv.def as usize][past as usize] += 1;
+            e.apply(mv).unwrap();
+        }
+    }
+    assert!(drawn.iter().flatten().all(|&n| n > 20), "moves drawn [sow, lift] x [first 64, past]: {drawn:?}");
 }
 
 /// A move drawn at random that had to be tried first is made from what its

@@ -125,11 +125,7 @@ fn draw_of_set(
     // Slices, not the vectors: read through the vectors, the loop loaded
     // the counts' address again after each site it wrote.
     let (picked, counts, colours) = (&mut vm.picked[..sites.len()], vm.pos.counts.as_slice(), vm.colours);
-    // One colour, a count a site: the loop's own copy, read straight.
-    let n = match colours {
-        1 => gather(sites, picked, least, |s| counts[s as usize]),
-        _ => gather(sites, picked, least, |s| held(counts, colours, s)),
-    };
+    let n = gather_holding(sites, picked, (counts, colours), least);
     if n == 0 {
         return Ok(OneSite::List);
     }
@@ -214,6 +210,16 @@ fn passing(
     Ok(n)
 }
 
+/// [`gather`] by the counts (`counts`, of `colours` colours a site).
+#[inline(always)]
+fn gather_holding(sites: &[SiteId], picked: &mut [SiteId], (counts, colours): (&[i32], usize), least: i32) -> usize {
+    // One colour, a count a site: the loop's own copy, read straight.
+    match colours {
+        1 => gather(sites, picked, least, |s| counts[s as usize]),
+        _ => gather(sites, picked, least, |s| held(counts, colours, s)),
+    }
+}
+
 /// Writes `sites` to `picked` in order, each over the last unless it holds
 /// `least` counters or more (by `held`): how many do, at the front.
 #[inline(always)]
@@ -253,7 +259,6 @@ pub(super) fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink:
     {
         let sites = &p.game.sets[id as usize];
         let holds = |vm: &mut Vm, s: SiteId| holds(vm, s, least);
-        let offered = |s: SiteId| (Move { def: mv.def, args: [s as i32, 0, 0, 0], order: 0 }, 1);
         match sink {
             Sink::Any(found) => {
                 let (any, looked) = first_holding(vm, sites, least);
@@ -266,11 +271,7 @@ pub(super) fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink:
                 return vm.spend(sites.len() as u64);
             }
             Sink::Candidates(out) | Sink::Groups(out) => {
-                for &s in sites {
-                    if holds(vm, s) {
-                        out.push(offered(s));
-                    }
-                }
+                offer_holding(vm, sites, least, mv.def, out);
                 return vm.spend(sites.len() as u64);
             }
             Sink::List(_) => {}
@@ -303,6 +304,33 @@ pub(super) fn one_site(p: &Program, vm: &mut Vm, def: &MoveProg, mv: Move, sink:
         Ok(sink.done())
     };
     for_each_site(p, vm, set, &mut each)
+}
+
+/// Offers (as candidates or groups) the moves of declaration `d` that
+/// choose one of `sites` holding `least` counters or more (each, if `least`
+/// is `None`), in order, each site read as [`holds`] reads it. Out of
+/// line: its buffer on the stack grew the frame of every search for moves.
+#[inline(never)]
+fn offer_holding(vm: &mut Vm, sites: &[SiteId], least: Option<i32>, d: u16, out: &mut Vec<(Move, u128)>) {
+    let offered = |&s: &SiteId| (Move { def: d, args: [s as i32, 0, 0, 0], order: 0 }, 1);
+    let Some(least) = least else {
+        out.extend(sites.iter().map(offered));
+        return;
+    };
+    if !vm.banks.is_empty() {
+        for &s in sites {
+            vm.read(s);
+        }
+    }
+    // The sites that hold, gathered without a branch on the counts (which
+    // a random game cannot predict), a stretch at a time; then their
+    // candidates pushed (a candidate is 64 bytes, a site two).
+    let counts = (vm.pos.counts.as_slice(), vm.colours);
+    let mut picked = [0; 64];
+    for stretch in sites.chunks(picked.len()) {
+        let n = gather_holding(stretch, &mut picked, counts, least);
+        out.extend(picked[..n].iter().map(offered));
+    }
 }
 
 /// Site `s` of a one-site move's loop takes its step and is tested: by
