@@ -4,6 +4,7 @@
 //! called; everything the compiler resolved to an index is looked up in a
 //! table made here, once.
 
+use super::fold::leads_with_none;
 use super::shapes::{Cond, Pick, ToFx, chain};
 use super::{Fset, Fx, Lower, Program};
 use crate::diagnostics::Span;
@@ -307,6 +308,9 @@ impl Lower<'_> {
             Expr::Before(x) | Expr::Spanned(_, x) | Expr::Keep(_, x) | Expr::Kept(_, x) => self.ty(x),
             Expr::Hook(h, _) => self.g.hooks.as_ref().map_or(Type::Int, |hk| hk.defs[*h as usize].returns),
             Expr::Filter(..) | Expr::KindSet(..) => Type::Set,
+            // As the checker types it: a first branch that leads with
+            // `none` (a site, as a value alone) takes the other's type.
+            Expr::Cond(_, a, b) if leads_with_none(a) => self.ty(b),
             Expr::Cond(_, a, _) => self.ty(a),
             Expr::OwnedSite(..) | Expr::Relation(..) => Type::Site,
             Expr::Family(f, _) => match self.g.families[*f as usize].members.values().next() {

@@ -160,10 +160,11 @@ impl Folder<'_> {
         let konst = |v| Some(Expr::Const(v));
         match e {
             Expr::Spanned(_, x) if matches!(**x, Expr::Const(_)) => Some(take(x)),
-            // A fixed condition: the branch taken. The lowering types an
-            // `if` by its first branch, and `none` as a site: where either
-            // branch leads with `none` (itself, or an `if` whose first
-            // branch does), the type would change; it is left as written.
+            // A fixed condition: the branch taken. The lowering types
+            // `none` alone as a site, and an `if` by its first branch
+            // unless that leads with `none`: where either branch leads with
+            // `none` (itself, or an `if` whose first branch does), the type
+            // could change; it is left as written.
             Expr::Cond(c, a, b) => {
                 let c = *value(c)?;
                 if leads_with_none(a) || leads_with_none(b) {
@@ -251,7 +252,7 @@ impl Folder<'_> {
 
 /// Whether `e` is `none`, or an `if` whose first branch leads with it (see
 /// the `if` in [`Folder::folded`]).
-fn leads_with_none(e: &Expr) -> bool {
+pub(super) fn leads_with_none(e: &Expr) -> bool {
     match e.unspanned() {
         Expr::Const(Value::None) => true,
         Expr::Cond(_, a, _) => leads_with_none(a),
