@@ -308,8 +308,7 @@ impl Lower<'_> {
             Expr::Before(x) | Expr::Spanned(_, x) | Expr::Keep(_, x) | Expr::Kept(_, x) => self.ty(x),
             Expr::Hook(h, _) => self.g.hooks.as_ref().map_or(Type::Int, |hk| hk.defs[*h as usize].returns),
             Expr::Filter(..) | Expr::KindSet(..) => Type::Set,
-            // As the checker types it: a first branch that leads with
-            // `none` (a site, as a value alone) takes the other's type.
+            // As checked: a first branch leading with `none` takes the other's type.
             Expr::Cond(_, a, b) if leads_with_none(a) => self.ty(b),
             Expr::Cond(_, a, _) => self.ty(a),
             Expr::OwnedSite(..) | Expr::Relation(..) => Type::Site,
@@ -325,13 +324,8 @@ impl Lower<'_> {
                 BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => Type::Int,
                 _ => Type::Bool,
             },
-            Expr::Quant(q, ..) => {
-                if *q == Quant::Sum {
-                    Type::Int
-                } else {
-                    Type::Bool
-                }
-            }
+            Expr::Quant(Quant::Sum, ..) => Type::Int,
+            Expr::Quant(..) => Type::Bool,
         }
     }
 
