@@ -1003,15 +1003,17 @@ fn candidates_chosen_by_a_least_count() {
     for k in ["2", "5", "64", "65", "80"] {
         agree(file, &[], &[("k", k)], 12, 250);
     }
-    let game = compile(file, &[], &[("k", "80")]);
-    // Drawn: [sow, lift] from the first 64 pits of a side, and past them.
+    let k = 80;
+    let game = compile(file, &[], &[("k", &k.to_string())]);
+    // Drawn: [sow, lift] from the first 64 pits of a side, and past them
+    // (a side's pits are numbered from 0 or from k + 1, past a's store).
     let mut drawn = [[0; 2]; 2];
     for seed in 0..10 {
         let mut e = Engine::with_seed(game.clone(), seed).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..400 {
             let Some(mv) = e.sample_move(&mut rng).unwrap() else { break };
-            let past = (mv.args[0] as usize % 81) >= 64;
+            let past = (mv.args[0] as usize % (k + 1)) >= 64;
             drawn[mv.def as usize][past as usize] += 1;
             e.apply(mv).unwrap();
         }
