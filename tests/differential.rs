@@ -252,15 +252,15 @@ fn comparisons_of_every_shape() {
 /// (`program/fold.rs`; tests/engine/folds.mancala), against the reference
 /// executor, which works them out at every use; with `fault`, a fixed part
 /// that goes wrong (a number too large, a division by zero, a family
-/// member that is not there, beside `and false`) still goes wrong when it
-/// is asked, part way through a game, with its message.
+/// member that is not there, beside `and false` or keyed by `none`) still
+/// goes wrong when it is asked, part way through a game, with its message.
 #[test]
 fn fixed_values_worked_out_once() {
     let file = "tests/engine/folds.mancala";
     for k in ["2", "4", "6"] {
         agree(file, &[], &[("k", k)], 100, 300);
     }
-    let cases = [("1", "too large"), ("2", "division by zero"), ("3", "has no member 5")];
+    let cases = [("1", "too large"), ("2", "division by zero"), ("3", "has no member 5"), ("4", "has no member none")];
     for (fault, message) in cases {
         let settings = [("fault", fault), ("big", "2000000000")];
         agree(file, &[], &settings, 60, 300);

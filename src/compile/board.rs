@@ -446,11 +446,12 @@ impl Compiler {
         }
         let range = match (members.first(), members.last()) {
             (Some((Value::Int(a), _)), Some((Value::Int(b), _))) => format!("{a}..{b}"),
-            _ => "its players".to_string(),
+            _ => "by its players".to_string(),
         };
         let shown = match key {
             Value::Int(i) => i.to_string(),
             Value::Player(p) => self.game.players[p as usize].clone(),
+            Value::None => "none".to_string(),
             other => format!("{other:?}"),
         };
         let msg = format!("`{name}` has no member {shown}");
