@@ -4,8 +4,6 @@
 //! as the choice's shape allows: narrowed by what the site is, once for
 //! each count met, or not at all when a least count says it all.
 
-use std::mem::MaybeUninit;
-
 use super::{Sink, trial};
 use crate::engine::game::SiteId;
 use crate::engine::program::expr::{Opnd, SetOpnd};
@@ -127,7 +125,7 @@ fn draw_of_set(
     // Slices, not the vectors: read through the vectors, the loop loaded
     // the counts' address again after each site it wrote.
     let (picked, counts, colours) = (&mut vm.picked[..sites.len()], vm.pos.counts.as_slice(), vm.colours);
-    let n = gather_holding(sites, picked, (counts, colours), least, |s| s);
+    let n = gather_holding(sites, picked, (counts, colours), least);
     if n == 0 {
         return Ok(OneSite::List);
     }
@@ -214,38 +212,25 @@ fn passing(
 
 /// [`gather`] by the counts (`counts`, of `colours` colours a site).
 #[inline(always)]
-fn gather_holding<T: Copy>(
-    sites: &[SiteId],
-    picked: &mut [T],
-    (counts, colours): (&[i32], usize),
-    least: i32,
-    make: impl Fn(SiteId) -> T,
-) -> usize {
+fn gather_holding(sites: &[SiteId], picked: &mut [SiteId], (counts, colours): (&[i32], usize), least: i32) -> usize {
     // One colour, a count a site: the loop's own copy, read straight.
     match colours {
-        1 => gather(sites, picked, least, |s| counts[s as usize], make),
-        _ => gather(sites, picked, least, |s| held(counts, colours, s), make),
+        1 => gather(sites, picked, least, |s| counts[s as usize]),
+        _ => gather(sites, picked, least, |s| held(counts, colours, s)),
     }
 }
 
-/// Writes what `make` makes of each of `sites` to `picked` in order, each
-/// over the last unless its site holds `least` counters or more (by
-/// `held`): how many do, at the front.
+/// Writes `sites` to `picked` in order, each over the last unless it holds
+/// `least` counters or more (by `held`): how many do, at the front.
 #[inline(always)]
-fn gather<T: Copy>(
-    sites: &[SiteId],
-    picked: &mut [T],
-    least: i32,
-    held: impl Fn(SiteId) -> i32,
-    make: impl Fn(SiteId) -> T,
-) -> usize {
+fn gather(sites: &[SiteId], picked: &mut [SiteId], least: i32, held: impl Fn(SiteId) -> i32) -> usize {
     assert!(picked.len() >= sites.len(), "a place for each site");
     let mut n = 0;
     for &s in sites {
         // SAFETY: `n` counts some of the sites before `s`, so it is below
         // `sites.len()`, which `picked.len()` is not below (asserted). The
         // check the compiler cannot drop was a quarter of this loop.
-        unsafe { *picked.get_unchecked_mut(n) = make(s) };
+        unsafe { *picked.get_unchecked_mut(n) = s };
         n += (held(s) >= least) as usize;
     }
     n
@@ -347,7 +332,7 @@ fn offer_holding(vm: &mut Vm, sites: &[SiteId], least: Option<i32>, d: u16, out:
     let counts = (vm.pos.counts.as_slice(), vm.colours);
     let mut picked = [0; 64];
     for stretch in sites.chunks(picked.len()) {
-        let n = gather_holding(stretch, &mut picked, counts, least, |s| s);
+        let n = gather_holding(stretch, &mut picked, counts, least);
         out.extend(picked[..n].iter().map(offered));
     }
 }
@@ -625,14 +610,17 @@ fn list_sites(p: &Program, vm: &mut Vm, least: Option<i32>, d: u16, id: u16, out
             vm.read(s);
         }
     }
-    // Every site's move written, and counted only if it holds counters:
-    // no branch on the counts, which a random game cannot predict.
+    // Every site written, and counted only if it holds counters: no
+    // branch on the counts, which a random game cannot predict.
+    let counts = &vm.pos.counts;
+    let colours = vm.colours;
     out.reserve(sites.len());
     let spare = out.spare_capacity_mut();
-    let held = (&vm.pos.counts[..], vm.colours);
-    let n = gather_holding(sites, spare, held, least, |s| {
-        MaybeUninit::new(Move { def: d, args: [s as i32, 0, 0, 0], order: 0 })
-    });
+    let mut n = 0;
+    for &s in sites {
+        spare[n].write(Move { def: d, args: [s as i32, 0, 0, 0], order: 0 });
+        n += (held(counts, colours, s) >= least) as usize;
+    }
     // SAFETY: the first `n` places past the length were written just above.
     unsafe { out.set_len(out.len() + n) };
     Ok(true)
