@@ -448,13 +448,7 @@ impl Compiler {
             (Some((Value::Int(a), _)), Some((Value::Int(b), _))) => format!("{a}..{b}"),
             _ => "by its players".to_string(),
         };
-        let shown = match key {
-            Value::Int(i) => i.to_string(),
-            Value::Player(p) => self.game.players[p as usize].clone(),
-            Value::None => "none".to_string(),
-            other => format!("{other:?}"),
-        };
-        let msg = format!("`{name}` has no member {shown}");
+        let msg = format!("`{name}` has no member {}", self.game.key_text(key));
         self.error(Diagnostic::error(span, msg).label(format!("`{name}` is indexed {range}")));
         None
     }
