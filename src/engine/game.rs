@@ -762,6 +762,12 @@ impl Expr {
         matches!(self, Expr::Random(..)) || !self.all_children(|c| !c.draws())
     }
 
+    /// Whether working it out binds a local variable (a quantifier's, a
+    /// filter's, a part kept for later places).
+    pub(crate) fn binds(&self) -> bool {
+        matches!(self, Expr::Quant(..) | Expr::Filter(..) | Expr::Keep(..)) || !self.all_children(|c| !c.binds())
+    }
+
     /// Whether the value depends on how many counters some site holds.
     pub fn reads_counts(&self) -> bool {
         match self {

@@ -5,6 +5,7 @@
 //! The loops of the commonest moves, one choice of a site of a fixed set,
 //! are in `sites.rs`.
 
+mod any;
 mod sites;
 
 use sites::{OneSite, draw_one_site, list_only_move, one_site};
@@ -112,7 +113,7 @@ pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> 
         vm.f = Frame::new(pl);
         let mut mv = Move { def: d as u16, args: [0; 4], order: 0 };
         r = match def.one_site {
-            true => one_site(p, vm, def, mv, sink).map_err(|e| choice_error(p, d, 0, e)),
+            true => one_site(p, vm, def, d as u16, sink).map_err(|e| choice_error(p, d, 0, e)),
             false => enumerate(p, vm, def, 0, &mut mv, sink),
         };
         if r.is_err() || sink.done() {
@@ -127,10 +128,10 @@ pub(crate) fn raw(p: &Program, vm: &mut Vm, pl: u8, sink: &mut Sink) -> Res<()> 
 /// Whether `pl` would have any move if it were their turn now.
 #[inline(always)]
 pub(crate) fn can_move(p: &Program, vm: &mut Vm, pl: u8) -> Res<bool> {
-    if let Some(any) = sites::any_listed(p, vm, pl)? {
+    if let Some(any) = any::any_listed(p, vm, pl)? {
         return Ok(any);
     }
-    if let Some(any) = sites::any_asked(p, vm, pl) {
+    if let Some(any) = any::any_asked(p, vm, pl) {
         return any;
     }
     let saved = vm.pos.turn.to_move;

@@ -186,7 +186,8 @@ impl Lower<'_> {
     /// no `where` (see `movegen/sites.rs`'s `one_site`); a rule of the
     /// opening, part of it: `count(h) > 1 and (ply >= 10 or ...)`. `None`
     /// when no term is of this form.
-    pub(crate) fn waiver(&mut self, e: &Expr, nonempty: Option<u8>) -> Option<(super::expr::Opnd, Option<Expr>)> {
+    /// And whether the waiver binds local variables of its own.
+    pub(crate) fn waiver(&mut self, e: &Expr, nonempty: Option<u8>) -> Option<(super::expr::Opnd, Option<Expr>, bool)> {
         let mut conjuncts = Vec::new();
         terms(BinOp::And, e, &mut conjuncts);
         let (mut parts, mut rest) = (Vec::new(), Vec::new());
@@ -202,7 +203,7 @@ impl Lower<'_> {
         let waiver = join(BinOp::And, &parts.iter().collect::<Vec<_>>())?;
         let needed = |t: &&Expr| !nonempty.is_some_and(|slot| t.is_nonempty_test(slot));
         let rest = if rest.iter().any(needed) { join(BinOp::And, &rest) } else { None };
-        Some((self.filter(&waiver), rest))
+        Some((self.filter(&waiver), rest, waiver.binds()))
     }
 
     /// A choice's `where` split into its closed `and` terms (they read

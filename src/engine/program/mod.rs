@@ -16,6 +16,7 @@ pub(crate) mod expr;
 mod fold;
 mod hook;
 mod leads;
+mod loops;
 mod memo;
 pub(crate) mod narrow;
 pub(crate) mod pin;
@@ -30,6 +31,7 @@ mod tables;
 use std::sync::{Arc, OnceLock};
 
 use expr::{Opnd, SetOpnd};
+pub(crate) use loops::{Asked, Listed};
 
 use super::game::{BinOp, Domain, Expr, Game, SiteId, Type};
 use super::vm::{Fault, Res, SetV, Vm};
@@ -114,7 +116,7 @@ pub(crate) struct Choice {
     /// other terms alone, or nothing (see `memo.rs`, [`Lower::waiver`], and
     /// [`Choice::now`]). Only that choice's tests are read: its domain is
     /// this one's, lowered again, and its own waiver is none.
-    pub waiver: Option<(Opnd, Box<Choice>)>,
+    pub waiver: Option<Waiver>,
     /// The closed conditions the `where` branches on, and the choice in
     /// each case of them (see `cases.rs` and [`Choice::now`]).
     pub cases: Option<cases::Cases>,
@@ -141,6 +143,16 @@ pub(crate) struct Choice {
     /// A `where` that names the only values that can pass (`b ==
     /// stacked(a) or ...`): see `pin.rs`.
     pub pin: Option<pin::Pin>,
+}
+
+/// A choice's waiver (see [`Choice::waiver`]): the closed terms, lowered,
+/// and the choice while they hold.
+pub(crate) struct Waiver {
+    pub test: Opnd,
+    pub waived: Box<Choice>,
+    /// Whether asking `test` binds local variables of its own (a
+    /// quantifier's): the callers' are kept aside around it.
+    pub binds: bool,
 }
 
 /// A `where` that begins with a least count of the chosen site, in a chain
@@ -192,16 +204,40 @@ impl Choice {
     /// case the position is in (see `cases.rs`).
     #[inline(always)]
     pub(crate) fn now(&self, p: &Program, vm: &mut Vm) -> &Choice {
+        // One match on the waiver, not `waives` then `now_after`: this is
+        // asked at every search for moves.
         let c = match &self.waiver {
             None => self,
-            Some((w, waived)) => match w.get(p, vm) {
-                Ok(v) if v != 0 => waived,
+            Some(w) => match w.test.get(p, vm) {
+                Ok(v) if v != 0 => &w.waived,
                 _ => self,
             },
         };
-        match &c.cases {
-            None => c,
-            Some(cases) => cases.pick(p, vm).unwrap_or(c),
+        c.in_case(p, vm)
+    }
+
+    /// Whether the choice has a waiver and it holds (see [`Choice::now`]).
+    #[inline(always)]
+    pub(crate) fn waives(&self, p: &Program, vm: &mut Vm) -> bool {
+        self.waiver.as_ref().is_some_and(|w| matches!(w.test.get(p, vm), Ok(v) if v != 0))
+    }
+
+    /// [`Choice::now`] once its waiver is asked: `waives`, whether it held.
+    #[inline(always)]
+    pub(crate) fn now_after(&self, waives: bool, p: &Program, vm: &mut Vm) -> &Choice {
+        match &self.waiver {
+            Some(w) if waives => w.waived.in_case(p, vm),
+            _ => self.in_case(p, vm),
+        }
+    }
+
+    /// The choice of the case the position is in, if its `where` is
+    /// lowered by cases (see `cases.rs`), else this one.
+    #[inline(always)]
+    fn in_case(&self, p: &Program, vm: &mut Vm) -> &Choice {
+        match &self.cases {
+            None => self,
+            Some(cases) => cases.pick(p, vm).unwrap_or(self),
         }
     }
 
@@ -343,21 +379,6 @@ pub(crate) struct MoveProg {
     pub one_site: bool,
 }
 
-/// A phase's only move when it chooses a site of a set fixed for each
-/// player (a declared set, or the mover's sites of a kind), with no `where`
-/// but a least count (`count(h) > 1`): its candidates are that set's sites
-/// (those holding counters, if it sows them; that many, with such a
-/// `where`), drawn from without the general search (`movegen::draw_move`)
-/// and, when the move needs no trial, listed so (`movegen::legal_moves`).
-#[derive(Clone)]
-pub(crate) struct Listed {
-    pub def: u16,
-    /// The set, by the player to move.
-    pub sets: Box<[u16]>,
-    /// What a site must hold (see [`MoveProg::least_count`]).
-    pub least: Option<i32>,
-}
-
 impl Lower<'_> {
     /// A move's choice `p`, its `where` being `filter`; with the memos, the
     /// choice it becomes while the closed terms its waiver asks hold, and
@@ -408,9 +429,9 @@ impl Lower<'_> {
             return Choice { slot: p.slot as usize, domain, filter, waiver, cases, guard, lead, counted, narrow, pin };
         }
         let lowered = filter.map(|f| if memos { self.filter(f) } else { self.opnd(f) });
-        let waiver = filter.filter(|_| memos).and_then(|f| self.waiver(f, nonempty)).map(|(w, rest)| {
-            let waived = self.choice(p, rest.as_ref(), nonempty, memos, key);
-            (w, Box::new(waived))
+        let waiver = filter.filter(|_| memos).and_then(|f| self.waiver(f, nonempty)).map(|(test, rest, binds)| {
+            let waived = Box::new(self.choice(p, rest.as_ref(), nonempty, memos, key));
+            Waiver { test, waived, binds }
         });
         let cases = filter.filter(|_| memos).and_then(|f| self.cases(p, f, nonempty, key));
         let guard = filter.filter(|_| memos).and_then(|f| self.guard(f));
@@ -472,60 +493,6 @@ impl MoveProg {
             }
             Some(_) => None,
         }
-    }
-}
-
-/// A phase's only move that chooses one site and needs no trial (see
-/// [`Program::asked`]); `sets`, for each player to move, when its `where`
-/// is asked at each site of a fixed set with nothing to decide first.
-pub(crate) struct Asked {
-    pub def: u16,
-    pub sets: Option<Box<[u16]>>,
-}
-
-impl Listed {
-    fn new(moves: &[MoveProg], d: u16, np: usize) -> Option<Listed> {
-        let def = &moves[d as usize];
-        let c = def.choices.first().filter(|c| def.one_site && c.as_written())?;
-        let least = def.least_count(c, c.filter.as_ref())?;
-        Some(Listed { def: d, sets: Listed::new_sets(c, np)?, least })
-    }
-
-    /// The fixed set choice `c` ranges over, for each player to move.
-    fn new_sets(c: &Choice, np: usize) -> Option<Box<[u16]>> {
-        Some(match &c.domain {
-            ChoiceDomain::Set(SetOpnd::Fixed(id)) => vec![*id; np].into(),
-            ChoiceDomain::Set(SetOpnd::OfPlayer(ids, expr::Leaf::Mover)) if ids.len() >= np => ids.clone(),
-            // `opponent` is for games of two players.
-            ChoiceDomain::Set(SetOpnd::OfPlayer(ids, expr::Leaf::Opponent)) if np == 2 && ids.len() >= 2 => {
-                [ids[1], ids[0]].into()
-            }
-            ChoiceDomain::Set(SetOpnd::OfPlayer(ids, expr::Leaf::Const(pl))) => {
-                vec![*ids.get(*pl as usize)?; np].into()
-            }
-            _ => return None,
-        })
-    }
-
-    /// The phase's only move `d` when whether a player can move is found
-    /// by its loop over the sites alone (see [`Program::asked`]).
-    fn asked(moves: &[MoveProg], d: u16, np: usize) -> Option<Asked> {
-        let def = &moves[d as usize];
-        if !def.one_site || def.needs_trial {
-            return None;
-        }
-        // The loop of `one_site` that asks the `where` at each site, with
-        // nothing to decide first: its choice is as written (no guard,
-        // waiver or cases), not listed by a least count, not asked by
-        // count or narrowed.
-        let c = &def.choices[0];
-        let plain = c.filter.is_some()
-            && c.as_written()
-            && def.least_count(c, c.filter.as_ref()).is_none()
-            && !c.counted
-            && c.narrow.is_none();
-        let sets = plain.then(|| Listed::new_sets(c, np)).flatten();
-        Some(Asked { def: d, sets })
     }
 }
 
