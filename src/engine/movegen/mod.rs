@@ -3,7 +3,8 @@
 //! whether there is any, or groups of moves that differ only in their order
 //! of colours). A move whose legality depends on its effects is tried.
 //! The loops of the commonest moves, one choice of a site of a fixed set,
-//! are in `sites.rs`.
+//! are in `sites.rs`; whether a player can move, found by those loops
+//! where the move's shape allows, in `any.rs`.
 
 mod any;
 mod sites;

@@ -32,7 +32,7 @@ pub(crate) struct Asked {
     /// holds (a rule that a player must feed an opponent left empty:
     /// `count(h) > 0 and (count(every pit of opponent(mover)) > 0 or
     /// ...)`): the set for each player and that count (see
-    /// `movegen/sites.rs`'s `any_waived`).
+    /// `movegen/any.rs`'s `any_waived`).
     pub waived: Option<Listed>,
 }
 

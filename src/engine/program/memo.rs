@@ -184,9 +184,9 @@ impl Lower<'_> {
     /// left empty waives all of it: `count(h) > 0 and (count(every pit of
     /// opponent(mover)) > 0 or ...)`, its moves then found as if there were
     /// no `where` (see `movegen/sites.rs`'s `one_site`); a rule of the
-    /// opening, part of it: `count(h) > 1 and (ply >= 10 or ...)`. `None`
-    /// when no term is of this form.
-    /// And whether the waiver binds local variables of its own.
+    /// opening, part of it: `count(h) > 1 and (ply >= 10 or ...)`. With
+    /// them, whether the waiver binds local variables of its own (see
+    /// [`super::Waiver::binds`]). `None` when no term is of this form.
     pub(crate) fn waiver(&mut self, e: &Expr, nonempty: Option<u8>) -> Option<(super::expr::Opnd, Option<Expr>, bool)> {
         let mut conjuncts = Vec::new();
         terms(BinOp::And, e, &mut conjuncts);

@@ -525,7 +525,7 @@ pub struct Program {
     pub(crate) drawn: Vec<Option<Listed>>,
     /// Each phase's only move, when it chooses one site and needs no
     /// trial: whether a player can move is found by its loop over the
-    /// sites alone (`movegen/sites.rs`'s `any_asked`), without the
+    /// sites alone (`movegen/any.rs`'s `any_asked`), without the
     /// general search around it.
     pub(crate) asked: Vec<Option<Asked>>,
     pub(crate) avoids: Vec<Opnd>,
