@@ -1,7 +1,8 @@
 //! The shapes of a phase's only move that a plain loop over a fixed set of
 //! sites finds, worked out once when the rules are compiled: listed or
 //! drawn by a least count ([`Listed`]), or asked at each site for whether
-//! a player can move ([`Asked`]); see `movegen/sites.rs`, which runs them.
+//! a player can move ([`Asked`]); `movegen/sites.rs` runs the first (and
+//! `one_site`'s loop), `movegen/any.rs` the second.
 
 use super::expr::{self, SetOpnd};
 use super::{Choice, ChoiceDomain, MoveProg};
