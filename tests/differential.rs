@@ -448,6 +448,76 @@ fn listings_past_the_work_budget_go_wrong_alike() {
     }
 }
 
+/// A phase's change whose condition an `end` asks first
+/// (tests/engine/phase-lead.mancala; `program/leads.rs`): where the change
+/// found it false and the phase stays, the `end` does not ask it again;
+/// where the phase changes, it does. The same moves, positions and errors
+/// as the reference executor and as the program that works every place
+/// out (`Engine::without_memos`), on boards of 2 to 6 pits a side; the
+/// phase changes both ways, and the `end` ends games.
+#[test]
+fn a_phase_change_read_again_by_an_end() {
+    let file = "tests/engine/phase-lead.mancala";
+    let mut plies = 0;
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 60, 400);
+        let game = compile(file, &[], &[("k", k)]);
+        for seed in 0..60 {
+            plies += as_written(&game, seed, 400, &format!("{file} k {k}"));
+        }
+    }
+    assert!(plies > 3_000, "only {plies} plies played");
+    // The moves of each phase made (passes aside), and games that end by
+    // `end settled`: its statements empty every pit.
+    let game = compile(file, &[], &[]);
+    let (mut made, mut settled) = (vec![0; game.moves.len()], 0);
+    for seed in 0..40 {
+        let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..5_000 {
+            let Some(mv) = e.sample_move(&mut rng).unwrap() else { break };
+            e.apply(mv).unwrap();
+            if let Some(n) = made.get_mut(mv.def as usize) {
+                *n += 1;
+            }
+        }
+        let counts = &e.position().counts;
+        settled += (e.position().turn.ended && counts[0..4].iter().chain(&counts[5..9]).all(|&c| c == 0)) as u32;
+    }
+    assert!(made.iter().all(|&n| n > 20), "moves made of each kind: {made:?}");
+    assert!(settled > 10, "only {settled} games settled");
+}
+
+/// The `end` that does not ask again what a phase's change found false
+/// spends the work that took (tests/engine/phase-lead.mancala): with
+/// `steps` 15,000, one ask of `calm()` fits the work budget of a move and
+/// two do not, and the first move goes wrong as in the program that asks
+/// it twice (`Engine::without_memos`; the reference executor counts the
+/// work of a quantifier otherwise); with 8,000 both fit, and it is made.
+#[test]
+fn a_phase_change_read_again_spends_its_work_again() {
+    let file = "tests/engine/phase-lead.mancala";
+    for (steps, fits) in [("15000", false), ("8000", true)] {
+        let game = compile(file, &[], &[("steps", steps)]);
+        let mut new = Engine::with_seed(game.clone(), 1).unwrap();
+        let mut written = Engine::without_memos(game, 1).unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        new.legal_moves(&mut a).unwrap();
+        written.legal_moves(&mut b).unwrap();
+        assert_eq!(a, b, "steps {steps}");
+        let made = new.apply(a[0]);
+        assert_eq!(made, written.apply(a[0]), "steps {steps}");
+        assert_eq!(new.position(), written.position(), "steps {steps}");
+        match fits {
+            true => assert!(made.is_ok(), "steps {steps}: {made:?}"),
+            false => {
+                let fault = format!("{:?}", made.expect_err("past the work budget"));
+                assert!(fault.contains("steps"), "steps {steps}: {fault}");
+            }
+        }
+    }
+}
+
 /// The faults that end seeded random games (one game a seed, played until
 /// it ends or goes wrong), each with the ply it happened at.
 fn faults(file: &str, settings: &[(&str, &str)], seeds: u64) -> Vec<String> {

@@ -3,7 +3,7 @@
 
 use super::game::StuckAction;
 use super::program::{MoveProg, Program, index_in, run};
-use super::vm::{Fault, Frame, NONE, Res, Vm, trial_work};
+use super::vm::{Fault, Frame, NONE, PhaseLead, Res, Vm, trial_work};
 use super::{AFTER_DRAWS, Move, Outcome, SCORE_DRAWS, SETTLE_DRAWS, Verdict, movegen};
 
 /// Binds the first `upto` choices of a move to the values it chose.
@@ -67,18 +67,28 @@ fn apply_inner(p: &Program, vm: &mut Vm, mv: Move) -> Res<()> {
 
 /// The first of the phase's changes whose condition holds, taken. Out of
 /// line: most games have no phases, and each condition read in place
-/// here grew the code every move runs through.
+/// here grew the code every move runs through. When none holds, what it
+/// found of an `end`'s first term (see `program/leads.rs`) is left in
+/// `vm.phase_lead` for [`check_led_ends`], which the `end`s are asked by
+/// next.
 #[inline(never)]
 fn change_phase(p: &Program, vm: &mut Vm) -> Res<()> {
+    vm.phase_lead = None;
     let ph = vm.pos.turn.phase as usize;
     let Some(changes) = p.phases.get(ph) else { return Ok(()) };
-    for (k, (to, cond)) in changes.iter().enumerate() {
+    let mut found = None;
+    for (k, change) in changes.iter().enumerate() {
+        let fuel = vm.fuel;
         // An error is shown at the condition that met it.
-        if cond.get(p, vm).map_err(|e| e.within(p.game.phases[ph].transitions[k].2))? != 0 {
-            vm.pos.turn.phase = *to;
-            break;
+        if change.cond.get(p, vm).map_err(|e| e.within(p.game.phases[ph].transitions[k].2))? != 0 {
+            vm.pos.turn.phase = change.to;
+            return Ok(());
+        }
+        if let Some(end) = change.lead_of {
+            found = Some(PhaseLead { end, work: fuel - vm.fuel });
         }
     }
+    vm.phase_lead = found;
     Ok(())
 }
 
@@ -103,6 +113,8 @@ fn after_statements(p: &Program, vm: &mut Vm, mover: u8) -> Res<()> {
     vm.pos.turn.to_move = vm.f.next;
     if let Some(ph) = vm.f.enter {
         vm.pos.turn.phase = ph;
+        // Nothing found by the changes of this position.
+        vm.phase_lead = None;
     } else if p.phase_changes {
         change_phase(p, vm)?;
     }
@@ -191,12 +203,15 @@ fn check_ends(p: &Program, vm: &mut Vm) -> Res<()> {
     Ok(())
 }
 
-/// [`check_ends`] in a game some of whose `end`s ask a round's condition
-/// first: an `end` that finds it false says so, for the rounds. Out of
-/// line: inlined, it cost the games without such `end`s 3 to 6
-/// instructions a ply, and saved these 16 more.
+/// [`check_ends`] in a game some of whose `end`s ask a round's or a phase
+/// change's condition first: an `end` that finds it false says so, for
+/// the rounds; one the phase's changes found false of this position
+/// (`vm.phase_lead`, taken) is not asked again, but spends the work it
+/// took. Out of line: inlined, it cost the games without such `end`s 3 to
+/// 6 instructions a ply, and saved these 16 more.
 #[inline(never)]
 fn check_led_ends(p: &Program, vm: &mut Vm) -> Res<()> {
+    let found = vm.phase_lead.take();
     // The one thing to ask, false: the `end` it leads not taken, nor the
     // round it is the condition of.
     if let Some(t) = &p.lead_test
@@ -207,9 +222,13 @@ fn check_led_ends(p: &Program, vm: &mut Vm) -> Res<()> {
     }
     vm.lead_false = None;
     for (k, end) in p.ends.iter().enumerate() {
-        // With a `rest`, `cond` is a round's condition, asked first (see
-        // `program/leads.rs`).
-        let holds = match (end.cond.get(p, vm), &end.rest) {
+        // With a `rest`, `cond` is a round's or a phase change's
+        // condition, asked first (see `program/leads.rs`).
+        let first = match found {
+            Some(f) if f.end as usize == k => vm.spend(f.work).map(|()| 0),
+            _ => end.cond.get(p, vm),
+        };
+        let holds = match (first, &end.rest) {
             (Ok(0), Some(_)) => {
                 vm.lead_false = Some(k as u16);
                 Ok(0)
@@ -267,6 +286,8 @@ pub(crate) fn settle(p: &Program, vm: &mut Vm) -> Res<()> {
     vm.changed_in_place();
     vm.draws = SETTLE_DRAWS;
     vm.f = Frame::new(vm.pos.turn.to_move);
+    // Nothing found by a phase's changes: the position is a new one.
+    vm.phase_lead = None;
     check_ends(p, vm)
 }
 

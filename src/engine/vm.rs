@@ -214,6 +214,9 @@ pub(crate) struct Vm {
     /// The `end` whose first `and` term, a round's condition, was found
     /// false by the `end`s asked after this move (see `program/leads.rs`).
     pub lead_false: Option<u16>,
+    /// What the phase's changes asked after this move found of an `end`'s
+    /// first term, for the `end`s asked next (see [`PhaseLead`]).
+    pub phase_lead: Option<PhaseLead>,
     /// Local variables and frames kept aside while `can-move` looks for moves.
     pub saved_locals: Vec<i64>,
     pub saved_sets: Vec<SetV>,
@@ -315,6 +318,7 @@ impl Clone for Vm {
             avoided: vec![],
             picked: vec![],
             lead_false: None,
+            phase_lead: None,
             saved_locals: vec![],
             saved_sets: vec![],
             depth: 0,
@@ -375,6 +379,7 @@ impl Vm {
             avoided: vec![],
             picked: vec![],
             lead_false: None,
+            phase_lead: None,
             saved_locals: vec![],
             saved_sets: vec![],
             depth: 0,
@@ -509,6 +514,17 @@ pub(crate) fn held(counts: &[i32], colours: usize, s: SiteId) -> i32 {
         1 => counts[s as usize],
         c => counts[s as usize * c..(s as usize + 1) * c].iter().sum(),
     }
+}
+
+/// The phase's changes asked after a move (`play.rs`'s `change_phase`)
+/// found none that holds, and the one that is the first `and` terms of
+/// `end` (see `program/leads.rs`) false, having spent `work` steps on it:
+/// those terms are false of the same position, and asking them again would
+/// spend as much.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(crate) struct PhaseLead {
+    pub end: u16,
+    pub work: u64,
 }
 
 #[cold]

@@ -1,13 +1,14 @@
-//! A round's condition that an `end` asks first. Games played in rounds
-//! often end the game on the condition that ends a round and something
-//! more (`end ruined when count(every pit of next) == 0 and (...)` beside
-//! `round refill when count(every pit of next) == 0`), both asked after
-//! every move, the `end`s first. Such an `end` is asked in two parts, its
-//! first `and` term and the rest; when the first is false the `end` is
-//! not taken, and the round's condition, the same term asked of the same
-//! position, is false without being asked again (see `play.rs`). When
-//! it is all there is to ask after a move and of the commonest shape
-//! (`count(every pit of next) == 0`), it is read in place ([`LeadTest`]).
+//! A round's or a phase change's condition that an `end` asks first.
+//! Games played in rounds often end the game on the condition that ends a
+//! round and something more (`end ruined when count(every pit of next) ==
+//! 0 and (...)` beside `round refill when count(every pit of next) == 0`),
+//! both asked after every move, the `end`s first. Such an `end` is asked
+//! in two parts, its first `and` term and the rest; when the first is
+//! false the `end` is not taken, and the round's condition, the same term
+//! asked of the same position, is false without being asked again (see
+//! `play.rs`). When it is all there is to ask after a move and of the
+//! commonest shape (`count(every pit of next) == 0`), it is read in place
+//! ([`LeadTest`]).
 //!
 //! Only a term that changes nothing, spends no work and cannot answer
 //! differently when asked again: it reads no local variable, draws no
@@ -17,7 +18,17 @@
 //! changes nothing) or one that is taken (the game is then over), and a
 //! look at whether the player to move is stuck, which gives back what it
 //! changes.
-
+//!
+//! Games played in phases may leave one on the condition an `end` asks
+//! first (Gabata's `then dividing when round-over()` beside `end ruined
+//! when round-over() and (...)`): the phase's changes are asked after a
+//! move, just before the `end`s, of the same position. When none is taken
+//! (the phase stays) and the one that is an `end`'s first term was found
+//! false, that `end` is not taken either, without its term asked again
+//! (`vm::PhaseLead`). Such a term may walk a quantifier or a filter: the
+//! `end` then spends the work the change's condition took, as asking it
+//! again would, so the work budget runs out where it would.
+//!
 use super::expr::{Leaf, Opnd};
 use super::memo::{join, terms};
 use super::shapes::{compared, holds, swapped};
@@ -29,30 +40,61 @@ use crate::engine::vm::Vm;
 /// An `end`'s condition as its first `and` term and the rest.
 pub(super) type Split = Option<(Expr, Expr)>;
 
-/// For each `end` of `g`, its condition as its first `and` term and the
-/// rest, when some round's condition is that term; for each round, the
-/// `end` whose first term it is (the first such).
-pub(super) fn shared(g: &Game) -> (Vec<Split>, Vec<Option<u16>>) {
+/// What [`shared`] finds: for each `end` of a game, its condition as its
+/// first `and` terms and the rest, when some round's or phase change's
+/// condition is those terms; for each round, the `end` whose first term it
+/// is (the first such); and for each phase's changes, likewise (see
+/// `vm::PhaseLead`).
+pub(super) struct Shared {
+    pub ends: Vec<Split>,
+    pub rounds: Vec<Option<u16>>,
+    pub phases: Vec<Vec<Option<u16>>>,
+}
+
+/// The conditions of `g`'s rounds and phase changes that its `end`s ask
+/// first (see [`Shared`]).
+pub(super) fn shared(l: &Lower, g: &Game) -> Shared {
     let mut ends: Vec<Split> = vec![None; g.ends.len()];
     let mut rounds = vec![None; g.rounds.len()];
     for (r, round) in g.rounds.iter().enumerate() {
-        if !plain(&round.cond) {
-            continue;
-        }
-        for (k, end) in g.ends.iter().enumerate() {
-            let mut t = Vec::new();
-            terms(BinOp::And, &end.cond, &mut t);
-            if t.len() < 2 || *t[0] != round.cond {
-                continue;
-            }
-            if ends[k].is_none() {
-                ends[k] = join(BinOp::And, &t[1..]).map(|rest| (t[0].clone(), rest));
-            }
-            rounds[r] = Some(k as u16);
-            break;
+        if plain(&round.cond) {
+            rounds[r] = led(g, &round.cond, &mut ends);
         }
     }
-    (ends, rounds)
+    let phases = g
+        .phases
+        .iter()
+        .map(|ph| {
+            ph.transitions.iter().map(|(_, c, _)| if steady(l, c) { led(g, c, &mut ends) } else { None }).collect()
+        })
+        .collect();
+    Shared { ends, rounds, phases }
+}
+
+/// The first `end` of `g` whose condition is `cond` and more (`cond and
+/// ...`, the `and` terms of `cond` first), split into those terms and the
+/// rest in `ends` (unless it is split already, elsewhere: it is then not
+/// led by `cond`).
+fn led(g: &Game, cond: &Expr, ends: &mut [Split]) -> Option<u16> {
+    let mut c = Vec::new();
+    terms(BinOp::And, cond, &mut c);
+    for (k, end) in g.ends.iter().enumerate() {
+        let mut t = Vec::new();
+        terms(BinOp::And, &end.cond, &mut t);
+        if t.len() <= c.len() || t[..c.len()] != c[..] {
+            continue;
+        }
+        let (Some(first), Some(rest)) = (join(BinOp::And, &t[..c.len()]), join(BinOp::And, &t[c.len()..])) else {
+            continue;
+        };
+        match &ends[k] {
+            Some((f, _)) if *f != first => continue,
+            Some(_) => {}
+            None => ends[k] = Some((first, rest)),
+        }
+        return Some(k as u16);
+    }
+    None
 }
 
 /// The lead of a game's one `end` that has one (the others' conditions
@@ -143,14 +185,32 @@ fn plain(e: &Expr) -> bool {
     here && children
 }
 
+/// Whether `e` changes nothing and answers the same when asked again of
+/// the same position, though it may spend work: as [`plain`], but it may
+/// walk a quantifier or a filter over local variables of its own (it
+/// reads none bound outside it).
+fn steady(l: &Lower, e: &Expr) -> bool {
+    fn asks_no_more(e: &Expr) -> bool {
+        let here = !matches!(
+            e,
+            Expr::Random(..) | Expr::Hook(..) | Expr::CanMove(_) | Expr::Before(_) | Expr::Keep(..) | Expr::Kept(..)
+        );
+        let mut children = true;
+        e.each_child(&mut |c| children &= asks_no_more(c));
+        here && children
+    }
+    l.is_closed(e) && asks_no_more(e)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Program;
     use crate::compile::{Config, compile_source};
     use std::sync::Arc;
 
-    /// The rounds' conditions and the `end`s around them, as a program.
-    fn program(round: &str, ends: &str) -> Program {
+    /// A game of three pits a side sown along a loop, `rest` after its
+    /// board, as a program.
+    fn lowered(rest: &str) -> Program {
         let text = format!(
             "game \"Leads\"
 players south, north
@@ -159,7 +219,19 @@ store A owner south
 pit b[1..3] owner north
 store B owner north
 track loop cyclic: a[1..3], A, b[1..3], B
-setup {{
+{rest}
+score p: count(store(p))
+"
+        );
+        let g =
+            compile_source("t.mancala", &text, &Config::default()).unwrap_or_else(|f| panic!("{}", f.render(false)));
+        Program::lower(Arc::new(g), true)
+    }
+
+    /// The rounds' conditions and the `end`s around them, as a program.
+    fn program(round: &str, ends: &str) -> Program {
+        lowered(&format!(
+            "setup {{
   put 2 in every pit
 }}
 move sow \"{{h}}\" {{
@@ -169,13 +241,8 @@ move sow \"{{h}}\" {{
 {ends}
 round refill when {round} {{
   for p in players {{ take every pit of p to store(p) }}
-}}
-score p: count(store(p))
-"
-        );
-        let g =
-            compile_source("t.mancala", &text, &Config::default()).unwrap_or_else(|f| panic!("{}", f.render(false)));
-        Program::lower(Arc::new(g), true)
+}}"
+        ))
     }
 
     /// A round's condition that an `end` asks first is shared with the
@@ -232,6 +299,63 @@ score p: count(store(p))
         for other in ["count(A) == 0", "count(every pit of next) == count(A)"] {
             let p = program(other, &ends(other));
             assert!(p.ends[0].rest.is_some() && p.lead_test.is_none(), "a lead of another shape: {other}");
+        }
+    }
+
+    /// A phase's change whose condition an `end` asks first (its `and`
+    /// terms, the first of the `end`'s) is shared with the first such
+    /// `end`, even when it walks a quantifier over its own variable (its
+    /// work is spent again, see `vm::PhaseLead`); one asked later in an `end`,
+    /// or by an `end` of no more terms, is not; nor one that draws a
+    /// number, asks `can-move`, or reads the position before the move.
+    #[test]
+    fn a_phase_change_shares_the_first_term_of_an_end() {
+        let shared = |change: &str, ends: &str| {
+            let p = lowered(&format!(
+                "state counted: number
+setup {{
+  put 2 in every pit
+}}
+phase sow {{
+  move sow \"{{h}}\" {{
+    choose h in every pit of mover where count(h) > 0
+    sow h along loop
+  }}
+  then tally when count(A) > 20
+  then tally when {change}
+}}
+phase tally {{
+  move tally {{
+    set counted = counted + 1
+    enter sow
+  }}
+}}
+{ends}"
+            ));
+            let leads: Vec<bool> = p.ends.iter().map(|e| e.rest.is_some()).collect();
+            let changes: Vec<Vec<Option<u16>>> =
+                p.phases.iter().map(|ph| ph.iter().map(|c| c.lead_of).collect()).collect();
+            (leads, changes, p.led_ends)
+        };
+        let walks = "all(h in every pit of next: count(h) < 2)";
+        let ends = format!(
+            "end one when count(every pit) > 20\n\
+             end calm when {walks} and counted >= 3\n\
+             end again when {walks} and counted >= 5"
+        );
+        let want = (vec![false, true, false], vec![vec![None, Some(1)], vec![]], true);
+        assert_eq!(shared(walks, &ends), want);
+        let ends = format!("end later when counted >= 3 and {walks}\nend alone when {walks}");
+        assert_eq!(shared(walks, &ends), (vec![false, false], vec![vec![None, None], vec![]], false));
+        // A change's `and`s, the first terms of the `end`'s.
+        let both = format!("count(A) < 9 and {walks}");
+        let ends = format!("end alone when {both}\nend calm when {both} and counted >= 3");
+        assert_eq!(shared(&both, &ends), (vec![false, true], vec![vec![None, Some(1)], vec![]], true));
+        let ends = format!("end calm when count(A) < 9 and counted >= 3 and {walks}");
+        assert_eq!(shared(&both, &ends), (vec![false], vec![vec![None, None], vec![]], false));
+        for other in ["random(1, 2) == 1", "can-move(next)", "before(count(A)) > 2"] {
+            let ends = format!("end calm when {other} and counted >= 3");
+            assert_eq!(shared(other, &ends), (vec![false], vec![vec![None, None], vec![]], false), "{other}");
         }
     }
 }

@@ -511,6 +511,14 @@ pub(crate) struct EndProg {
     pub body: Block,
 }
 
+/// A phase's change: the phase to enter and when.
+pub(crate) struct PhaseChange {
+    pub to: u8,
+    pub cond: Opnd,
+    /// The `end` whose first `and` term is `cond` (see `leads.rs`).
+    pub lead_of: Option<u16>,
+}
+
 pub struct Program {
     pub(crate) game: Arc<Game>,
     pub(crate) setup: Block,
@@ -540,8 +548,8 @@ pub struct Program {
     pub(crate) round_lead: Option<u16>,
     /// `when stuck: end { ... }`: run when the player to move has no move.
     pub(crate) stuck_body: Block,
-    /// Each phase's changes: the phase to enter and when.
-    pub(crate) phases: Vec<Vec<(u8, Opnd)>>,
+    /// Each phase's changes.
+    pub(crate) phases: Vec<Vec<PhaseChange>>,
     /// Whether any phase has changes (most games have none to look at).
     pub(crate) phase_changes: bool,
     /// How many players there are (read at every move: here, not behind
@@ -662,8 +670,12 @@ impl Program {
             });
         }
         let avoids = g.avoids.iter().map(|(_, c, _)| l.opnd(c)).collect();
-        let (leads, lead_of) =
-            if memos { leads::shared(g) } else { (vec![None; g.ends.len()], vec![None; g.rounds.len()]) };
+        let leads::Shared { ends: leads, rounds: lead_of, phases: phase_leads } = match memos {
+            true => leads::shared(&l, g),
+            false => {
+                leads::Shared { ends: vec![None; g.ends.len()], rounds: vec![None; g.rounds.len()], phases: Vec::new() }
+            }
+        };
         let ends: Vec<EndProg> = g
             .ends
             .iter()
@@ -690,8 +702,13 @@ impl Program {
                 body: l.block(&e.body),
             })
             .collect();
-        let phases: Vec<Vec<(u8, Opnd)>> =
-            g.phases.iter().map(|ph| ph.transitions.iter().map(|(to, c, _)| (*to, l.opnd(c))).collect()).collect();
+        let led = |ph: usize, k: usize| phase_leads.get(ph).and_then(|v: &Vec<_>| v[k]);
+        let phases: Vec<Vec<PhaseChange>> = (g.phases.iter().enumerate())
+            .map(|(ph, def)| {
+                let changes = def.transitions.iter().enumerate();
+                changes.map(|(k, (to, c, _))| PhaseChange { to: *to, cond: l.opnd(c), lead_of: led(ph, k) }).collect()
+            })
+            .collect();
         let phase_changes = phases.iter().any(|ph| !ph.is_empty());
         l.slots[g.score.0 as usize] = Type::Player;
         let score = l.opnd(&g.score.1);
