@@ -28,7 +28,7 @@
 //! (`vm::PhaseLead`). Such a term may walk a quantifier or a filter: the
 //! `end` then spends the work the change's condition took, as asking it
 //! again would, so the work budget runs out where it would.
-//!
+
 use super::expr::{Leaf, Opnd};
 use super::memo::{join, terms};
 use super::shapes::{compared, holds, swapped};
@@ -49,6 +49,17 @@ pub(super) struct Shared {
     pub ends: Vec<Split>,
     pub rounds: Vec<Option<u16>>,
     pub phases: Vec<Vec<Option<u16>>>,
+}
+
+impl Shared {
+    /// Nothing shared: every condition asked as written.
+    pub(super) fn none(g: &Game) -> Shared {
+        Shared {
+            ends: vec![None; g.ends.len()],
+            rounds: vec![None; g.rounds.len()],
+            phases: g.phases.iter().map(|ph| vec![None; ph.transitions.len()]).collect(),
+        }
+    }
 }
 
 /// The conditions of `g`'s rounds and phase changes that its `end`s ask
@@ -168,21 +179,7 @@ pub(super) fn lead_test(
 /// Whether `e` changes nothing, spends no work and answers the same when
 /// asked again of the same position (see the top of this file).
 fn plain(e: &Expr) -> bool {
-    let here = !matches!(
-        e,
-        Expr::Local(_)
-            | Expr::Random(..)
-            | Expr::Hook(..)
-            | Expr::CanMove(_)
-            | Expr::Quant(..)
-            | Expr::Filter(..)
-            | Expr::Before(_)
-            | Expr::Keep(..)
-            | Expr::Kept(..)
-    );
-    let mut children = true;
-    e.each_child(&mut |c| children &= plain(c));
-    here && children
+    asks_only_the_position(e, false)
 }
 
 /// Whether `e` changes nothing and answers the same when asked again of
@@ -190,16 +187,23 @@ fn plain(e: &Expr) -> bool {
 /// walk a quantifier or a filter over local variables of its own (it
 /// reads none bound outside it).
 fn steady(l: &Lower, e: &Expr) -> bool {
-    fn asks_no_more(e: &Expr) -> bool {
-        let here = !matches!(
-            e,
-            Expr::Random(..) | Expr::Hook(..) | Expr::CanMove(_) | Expr::Before(_) | Expr::Keep(..) | Expr::Kept(..)
-        );
-        let mut children = true;
-        e.each_child(&mut |c| children &= asks_no_more(c));
-        here && children
-    }
-    l.is_closed(e) && asks_no_more(e)
+    l.is_closed(e) && asks_only_the_position(e, true)
+}
+
+/// Whether `e` draws no number, calls no hook, asks no `can-move`, reads
+/// no earlier position and keeps or reads no kept part; and, unless
+/// `walks`, walks no quantifier or filter and reads no local variable.
+fn asks_only_the_position(e: &Expr, walks: bool) -> bool {
+    let here = match e {
+        Expr::Random(..) | Expr::Hook(..) | Expr::CanMove(_) | Expr::Before(_) | Expr::Keep(..) | Expr::Kept(..) => {
+            false
+        }
+        Expr::Local(_) | Expr::Quant(..) | Expr::Filter(..) => walks,
+        _ => true,
+    };
+    let mut children = true;
+    e.each_child(&mut |c| children &= asks_only_the_position(c, walks));
+    here && children
 }
 
 #[cfg(test)]

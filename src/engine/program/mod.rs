@@ -515,7 +515,7 @@ pub(crate) struct EndProg {
 pub(crate) struct PhaseChange {
     pub to: u8,
     pub cond: Opnd,
-    /// The `end` whose first `and` term is `cond` (see `leads.rs`).
+    /// The `end` whose first `and` terms are `cond`'s (see `leads.rs`).
     pub lead_of: Option<u16>,
 }
 
@@ -670,12 +670,8 @@ impl Program {
             });
         }
         let avoids = g.avoids.iter().map(|(_, c, _)| l.opnd(c)).collect();
-        let leads::Shared { ends: leads, rounds: lead_of, phases: phase_leads } = match memos {
-            true => leads::shared(&l, g),
-            false => {
-                leads::Shared { ends: vec![None; g.ends.len()], rounds: vec![None; g.rounds.len()], phases: Vec::new() }
-            }
-        };
+        let leads::Shared { ends: leads, rounds: lead_of, phases: phase_leads } =
+            if memos { leads::shared(&l, g) } else { leads::Shared::none(g) };
         let ends: Vec<EndProg> = g
             .ends
             .iter()
@@ -702,11 +698,10 @@ impl Program {
                 body: l.block(&e.body),
             })
             .collect();
-        let led = |ph: usize, k: usize| phase_leads.get(ph).and_then(|v: &Vec<_>| v[k]);
-        let phases: Vec<Vec<PhaseChange>> = (g.phases.iter().enumerate())
-            .map(|(ph, def)| {
-                let changes = def.transitions.iter().enumerate();
-                changes.map(|(k, (to, c, _))| PhaseChange { to: *to, cond: l.opnd(c), lead_of: led(ph, k) }).collect()
+        let phases: Vec<Vec<PhaseChange>> = (g.phases.iter().zip(&phase_leads))
+            .map(|(def, leads)| {
+                let changes = def.transitions.iter().zip(leads);
+                changes.map(|((to, c, _), &lead_of)| PhaseChange { to: *to, cond: l.opnd(c), lead_of }).collect()
             })
             .collect();
         let phase_changes = phases.iter().any(|ph| !ph.is_empty());
