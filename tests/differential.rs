@@ -208,6 +208,31 @@ fn functions_of_a_site() {
     assert!(message.contains("has no member 5"), "{message}");
 }
 
+/// Functions of the mover alone, folded for each player before play
+/// (tests/engine/mover-functions.mancala: a site, a number, a set counted,
+/// quantified and summed, a track), against the reference executor and the
+/// program that works every place out; a function that folds for one
+/// player only is worked out as written, and with `bold` it goes wrong for
+/// the other, with its message. The rules' parts are made and asked: some
+/// games are long enough for the rarer rules to fire.
+#[test]
+fn functions_of_the_mover() {
+    let file = "tests/engine/mover-functions.mancala";
+    let mut plies = 0;
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], 100, 300);
+        let game = compile(file, &[], &[("k", k)]);
+        for seed in 0..60 {
+            plies += as_written(&game, seed, 300, &format!("{file} k {k}"));
+        }
+        agree(file, &[], &[("k", k), ("bold", "true")], 60, 300);
+    }
+    assert!(plies > 3_000, "only {plies} plies played");
+    let messages = faults(file, &[("bold", "true")], 40);
+    assert!(messages.len() > 10, "{messages:?}");
+    assert!(messages.iter().all(|m| m.contains("has no member 5")), "{messages:?}");
+}
+
 /// Comparisons whose operands the executor reads in place, by their
 /// shapes, against the reference executor; with `faulty`, an operand is
 /// sometimes `none` and `last` sometimes read before any sowing: both

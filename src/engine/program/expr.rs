@@ -374,6 +374,19 @@ impl Lower<'_> {
         if let Some(f) = self.site_table(e) {
             return Opnd::Dyn(f);
         }
+        if let Some(table) = self.mover_table(e) {
+            return Opnd::ByPlayer(table, Leaf::Mover);
+        }
+        if let Expr::Count(x, None) = e {
+            if let Some(ids) = self.sets_by_mover(x) {
+                return Opnd::CountOf(ids, Leaf::Mover);
+            }
+            if self.ty(x) == Type::Site
+                && let Some(sites) = self.mover_table(x)
+            {
+                return Opnd::CountByMover(sites);
+            }
+        }
         match e {
             Expr::Count(x, None) => match &**x {
                 Expr::KindSet(kind, pl) if self.leaf(pl).is_some() && !self.territory(*kind) => {
@@ -424,6 +437,9 @@ impl Lower<'_> {
         }
         if let Some(f) = self.site_table(e) {
             return f;
+        }
+        if let Some(table) = self.mover_table(e) {
+            return Box::new(move |_, vm| Ok(table.get(vm.f.mover as usize).copied().unwrap_or(NONE)));
         }
         match e {
             Expr::Const(v) => {

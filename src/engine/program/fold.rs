@@ -32,6 +32,11 @@ pub(super) fn game(g: &Game) -> Game {
     f
 }
 
+/// `e`, an expression of `g`'s rules, folded as [`game`] folds them.
+pub(super) fn expr(g: &Game, e: &mut Expr) {
+    Folder { g }.expr(e);
+}
+
 /// A relay whose condition is fixed false never relays (Moruba's `relay
 /// while relay and count(last) > 1` with the option off): the sowing is
 /// one lap, as without it (see [`dead`]). Its move is tried as the rules as

@@ -2,7 +2,7 @@
 //! set's members, sets lowered from expressions, and quantifiers (`sum`,
 //! `any`, `all`) over players, numbers, sets and walks.
 
-use super::expr::{Opnd, SetOpnd, too_large};
+use super::expr::{Leaf, Opnd, SetOpnd, too_large};
 use super::narrow::Narrowed;
 use super::shapes::{Cond, Ev, Finish, compared, count_test, swapped};
 use super::sums::{Sites, WINDOW, window_sum};
@@ -363,7 +363,10 @@ impl Lower<'_> {
             Expr::KindSet(kind, pl) if self.leaf(pl).is_some() && !self.territory(*kind) => {
                 SetOpnd::OfPlayer(self.g.kind_sets[kind.index()].clone().into(), self.leaf(pl).expect("a leaf"))
             }
-            _ => SetOpnd::Dyn(self.set_fn(e)),
+            _ => match self.sets_by_mover(e) {
+                Some(ids) => SetOpnd::OfPlayer(ids, Leaf::Mover),
+                None => SetOpnd::Dyn(self.set_fn(e)),
+            },
         }
     }
 

@@ -17,6 +17,14 @@
 //! r, c)))`): the range's sites found once, from the table, for each
 //! player, then their counts summed, with no closure for each number.
 //!
+//! A function of the mover alone, that reads nothing else that changes
+//! during play (Bao's `front(mover)`, `if p == south then front-south else
+//! front-north`; Gabata's `start(mover)`): folded for each player when the
+//! program is made, and read in place by the mover, as `store(mover)` is;
+//! a set so folded is a set for each player, as `every pit of mover` is,
+//! and its count is summed in place. Only what folds whole to a value for
+//! every player is read so; anything else is evaluated as written.
+//!
 //! And a family's members by their key (`loop[mover]`), looked up in an
 //! array by the key as the program holds it, not searched for; by a player
 //! always there (the mover, its opponent, `next`), read in place; by a
@@ -27,8 +35,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use super::expr::{Leaf, Opnd, dec, enc};
-use super::{Fx, Lower, Program};
-use crate::engine::game::{BinOp, Builtin, Expr, SiteId, Type, Value};
+use super::{Fx, Lower, Program, fold};
+use crate::engine::game::{BinOp, Builtin, Expr, PlayerId, SiteId, Type, Value};
 use crate::engine::vm::{Fault, Res, Vm};
 
 /// No value in the table: evaluated at each use.
@@ -120,6 +128,54 @@ impl Lower<'_> {
         let dense = self.members(f, Type::Player);
         let table: Option<Box<[i64]>> = (0..self.g.players.len()).map(|k| dense.get(k).copied().flatten()).collect();
         Some(Opnd::ByPlayer(table?, leaf))
+    }
+
+    /// The value of `e` for each player, if `e` is a function of the mover
+    /// alone that folds whole for every player (see the module's comment);
+    /// `None` for a leaf, which is read in place already.
+    fn by_mover(&self, e: &Expr) -> Option<Box<[Value]>> {
+        if !self.tables || matches!(e.unspanned(), Expr::Const(_) | Expr::Local(_) | Expr::Builtin(_)) {
+            return None;
+        }
+        let mut vars = Vec::new();
+        if !variables(e, &mut vars) || vars[..] != [Expr::Builtin(Builtin::Mover)] {
+            return None;
+        }
+        (0..self.g.players.len())
+            .map(|pl| {
+                let mut x = e.clone();
+                as_player(&mut x, pl as PlayerId);
+                fold::expr(self.g, &mut x);
+                match x.unspanned() {
+                    Expr::Const(v) => Some(*v),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// A value (not a set) that is a function of the mover alone, as its
+    /// value for each player, read by the mover.
+    pub(super) fn mover_table(&self, e: &Expr) -> Option<Box<[i64]>> {
+        if self.ty(e) == Type::Set {
+            return None;
+        }
+        Some(self.by_mover(e)?.iter().map(|v| enc(*v)).collect())
+    }
+
+    /// A set that is a function of the mover alone, as the fixed set it is
+    /// for each player.
+    pub(super) fn sets_by_mover(&self, e: &Expr) -> Option<Box<[u16]>> {
+        // Sets are not kept in the locals (`cse.rs`): a kept one is itself.
+        let e = match e {
+            Expr::Keep(_, x) | Expr::Kept(_, x) => x,
+            e => e,
+        };
+        if self.ty(e) != Type::Set {
+            return None;
+        }
+        let sets = self.by_mover(e)?;
+        sets.iter().map(|v| if let Value::Set(id) = v { Some(*id) } else { None }).collect()
     }
 
     /// Where the program reads the site `e` is a function of, alone (see
@@ -312,6 +368,15 @@ pub(super) fn fixed_int(e: &Expr) -> Option<i64> {
         Expr::Const(Value::Int(k)) => Some(*k),
         _ => None,
     }
+}
+
+/// `e` with every `mover` in it the player `pl`.
+fn as_player(e: &mut Expr, pl: PlayerId) {
+    if matches!(e, Expr::Builtin(Builtin::Mover)) {
+        *e = Expr::Const(Value::Player(pl));
+        return;
+    }
+    e.each_child_mut(&mut |c| as_player(c, pl));
 }
 
 /// The variables `e` reads (locals and built-in names), each once; false,
