@@ -65,8 +65,9 @@ pub(super) fn draw_one_site(p: &Program, vm: &mut Vm, rng: &mut impl rand::Rng, 
     if fixed && own_loop(c) {
         return Ok(OneSite::List);
     }
-    // Only a set known to be fixed (a declared one, or a player's sites of a
-    // kind): another is not worked out twice when the shape is not this one.
+    // Only a set known to be fixed (a declared one, a player's sites of a
+    // kind, a function of the mover alone): another is not worked out twice
+    // when the shape is not this one.
     let ChoiceDomain::Set(set @ (SetOpnd::Fixed(_) | SetOpnd::OfPlayer(..))) = &c.domain else {
         return Ok(OneSite::List);
     };

@@ -14,6 +14,8 @@
 //! messages. Only the executor's program is folded: the game keeps its
 //! rules as written, for the reference executor (`engine::reference`) to
 //! judge the folding by, and for the program without memos or tables.
+//! While lowering, a function of the mover alone is folded again, once
+//! with each player in its place (`tables.rs`).
 
 use crate::engine::game::{BinOp, Expr, Game, Relay, Stmt, StmtKind, Value};
 use crate::engine::precheck::dead;

@@ -8,7 +8,8 @@ use super::expr::{self, SetOpnd};
 use super::{Choice, ChoiceDomain, MoveProg};
 
 /// A phase's only move when it chooses a site of a set fixed for each
-/// player (a declared set, or the mover's sites of a kind), with no `where`
+/// player (a declared set, the mover's sites of a kind, or a set that is a
+/// function of the mover alone: `tables.rs`), with no `where`
 /// but a least count (`count(h) > 1`): its candidates are that set's sites
 /// (those holding counters, if it sows them; that many, with such a
 /// `where`), drawn from without the general search (`movegen::draw_move`)

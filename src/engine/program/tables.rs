@@ -20,10 +20,11 @@
 //! A function of the mover alone, that reads nothing else that changes
 //! during play (Bao's `front(mover)`, `if p == south then front-south else
 //! front-north`; Gabata's `start(mover)`): folded for each player when the
-//! program is made, and read in place by the mover, as `store(mover)` is;
-//! a set so folded is a set for each player, as `every pit of mover` is,
-//! and its count is summed in place. Only what folds whole to a value for
-//! every player is read so; anything else is evaluated as written.
+//! program is made, and read by the mover (in place where it is an
+//! operand, as `store(mover)` is); a set so folded is a set for each
+//! player, as `every pit of mover` is, and its count is summed in place.
+//! Only what folds whole to a value for every player is read so; anything
+//! else is lowered as written (its parts may be read so).
 //!
 //! And a family's members by their key (`loop[mover]`), looked up in an
 //! array by the key as the program holds it, not searched for; by a player
@@ -132,7 +133,7 @@ impl Lower<'_> {
 
     /// The value of `e` for each player, if `e` is a function of the mover
     /// alone that folds whole for every player (see the module's comment);
-    /// `None` for a leaf, which is read in place already.
+    /// `None` for a constant, a variable or a built-in name alone.
     fn by_mover(&self, e: &Expr) -> Option<Box<[Value]>> {
         if !self.tables || matches!(e.unspanned(), Expr::Const(_) | Expr::Local(_) | Expr::Builtin(_)) {
             return None;
@@ -166,11 +167,6 @@ impl Lower<'_> {
     /// A set that is a function of the mover alone, as the fixed set it is
     /// for each player.
     pub(super) fn sets_by_mover(&self, e: &Expr) -> Option<Box<[u16]>> {
-        // Sets are not kept in the locals (`cse.rs`): a kept one is itself.
-        let e = match e {
-            Expr::Keep(_, x) | Expr::Kept(_, x) => x,
-            e => e,
-        };
         if self.ty(e) != Type::Set {
             return None;
         }
