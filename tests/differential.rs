@@ -218,13 +218,8 @@ fn functions_of_a_site() {
 #[test]
 fn functions_of_the_mover() {
     let file = "tests/engine/mover-functions.mancala";
-    let mut plies = 0;
+    let plies = on_boards(file, 100, 300);
     for k in ["2", "4", "6"] {
-        agree(file, &[], &[("k", k)], 100, 300);
-        let game = compile(file, &[], &[("k", k)]);
-        for seed in 0..60 {
-            plies += as_written(&game, seed, 300, &format!("{file} k {k}"));
-        }
         agree(file, &[], &[("k", k), ("bold", "true")], 60, 300);
     }
     assert!(plies > 3_000, "only {plies} plies played");
@@ -483,14 +478,7 @@ fn listings_past_the_work_budget_go_wrong_alike() {
 #[test]
 fn a_phase_change_read_again_by_an_end() {
     let file = "tests/engine/phase-lead.mancala";
-    let mut plies = 0;
-    for k in ["2", "4", "6"] {
-        agree(file, &[], &[("k", k)], 60, 400);
-        let game = compile(file, &[], &[("k", k)]);
-        for seed in 0..60 {
-            plies += as_written(&game, seed, 400, &format!("{file} k {k}"));
-        }
-    }
+    let plies = on_boards(file, 60, 400);
     assert!(plies > 3_000, "only {plies} plies played");
     // The moves of each phase made (passes aside), and games that end by
     // `end settled`: its statements empty every pit.
@@ -1677,6 +1665,21 @@ fn move_gone_wrong(game: &Arc<mancala::engine::game::Game>, seed: u64) -> Option
             return Some(format!("{h:?}"));
         }
     }
+}
+
+/// `file` on boards of 2, 4 and 6 pits a side (option `k`): `games` games
+/// against the reference executor (`agree`), then 60 against the program
+/// as written; the plies of the latter.
+fn on_boards(file: &str, games: u64, max_plies: usize) -> usize {
+    let mut plies = 0;
+    for k in ["2", "4", "6"] {
+        agree(file, &[], &[("k", k)], games, max_plies);
+        let game = compile(file, &[], &[("k", k)]);
+        for seed in 0..60 {
+            plies += as_written(&game, seed, max_plies, &format!("{file} k {k}"));
+        }
+    }
+    plies
 }
 
 /// `seeds` random games of `file` on each of five boards (option `k`), with
