@@ -402,6 +402,47 @@ fn wheres_led_by_a_least_count() {
     assert!(messages.iter().any(|m| !m.starts_with("ply 0:")), "{messages:?}");
 }
 
+/// A phase's only move choosing a site by a least count and a test of a
+/// per-site state for none (tests/engine/state-lead.mancala: Toguz
+/// Kumalak's `where`), listed and drawn with each site asked in place: the
+/// four shapes (`and`/`or`, `== none`/`!= none`), a move that needs
+/// counters and one that does not, against the reference executor (the
+/// program as written asks it in place too: `movegen::any`'s tests compare
+/// it with the general loop); with `stray`, a set that holds a store, where
+/// the test goes wrong.
+#[test]
+fn wheres_of_a_count_and_a_state_tested_for_none() {
+    let file = "tests/engine/state-lead.mancala";
+    for shape in ["0", "1", "2", "3"] {
+        for least in ["0", "2"] {
+            for k in ["2", "4", "6"] {
+                agree(file, &[], &[("k", k), ("least", least), ("shape", shape)], 20, 200);
+            }
+        }
+        // Both moves are made; with the `and`s, passes too (a player stuck
+        // while the other can move).
+        let game = compile(file, &[], &[("shape", shape)]);
+        let mut made = [0; 3];
+        for seed in 0..20 {
+            let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while let Some(mv) = e.sample_move(&mut rng).unwrap() {
+                e.apply(mv).unwrap();
+                made[(mv.def as usize).min(2)] += 1;
+            }
+        }
+        let passes = if shape < "2" { 20 } else { 0 };
+        assert!(made[0] > 20 && made[1] > 20 && made[2] >= passes, "shape {shape}: sow, lift, pass: {made:?}");
+    }
+    for k in ["4", "6"] {
+        agree(file, &[], &[("k", k), ("least", "2"), ("stray", "true")], 20, 200);
+    }
+    let messages = faults(file, &[("least", "2"), ("stray", "true")], 20);
+    let want = |m: &&String| m.contains("`mark` is kept for every pit; `") && m.contains("` is a store");
+    assert!(messages.iter().filter(want).count() > 5, "{messages:?}");
+    assert!(messages.iter().any(|m| !m.starts_with("ply 0:")), "{messages:?}");
+}
+
 /// `agree` on `file` with `k` 3 and 6, `least` 0 to 2, and `faulty` off
 /// and on.
 fn agree_least_and_faulty(file: &str) {

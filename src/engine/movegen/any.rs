@@ -5,8 +5,7 @@
 //! error, sites read and steps of work.
 
 use super::Sink;
-use super::sites::{first_holding, one_site, one_site_as, site_passes};
-use crate::engine::game::SiteId;
+use super::sites::{first_holding, one_site, one_site_as, site_passes, state_pass};
 use crate::engine::program::{Listed, MoveProg, Program};
 use crate::engine::vm::{Frame, Res, SetV, Vm};
 
@@ -114,7 +113,7 @@ fn asked(p: &Program, vm: &mut Vm, pl: u8, d: u16, set: Option<u16>) -> Res<bool
     let outer = vm.memo.begin();
     vm.f = Frame::new(pl);
     let r = match set {
-        Some(id) => first_passing(p, vm, def, &p.game.sets[id as usize]),
+        Some(id) => first_passing(p, vm, def, id),
         None => {
             let mut sink = Sink::Any(false);
             one_site(p, vm, def, d, &mut sink).map(|()| sink.done())
@@ -128,11 +127,16 @@ fn asked(p: &Program, vm: &mut Vm, pl: u8, d: u16, set: Option<u16>) -> Res<bool
     r.map_err(|e| super::choice_error(p, d as usize, 0, e))
 }
 
-/// Whether a site of `sites` passes ([`site_passes`]) the `where` of
-/// `def`'s choice as written, asked in order up to the first that does.
+/// Whether a site of the fixed set `id` passes ([`site_passes`]) the
+/// `where` of `def`'s choice as written, asked in order up to the first
+/// that does (in place, where [`state_pass`] can).
 #[inline(always)]
-fn first_passing(p: &Program, vm: &mut Vm, def: &MoveProg, sites: &[SiteId]) -> Res<bool> {
+fn first_passing(p: &Program, vm: &mut Vm, def: &MoveProg, id: u16) -> Res<bool> {
     let c = &def.choices[0];
+    let sites = &p.game.sets[id as usize];
+    if let Some(t) = c.filter.as_ref().and_then(|f| state_pass(p, vm, (def, c, f), id)) {
+        return t.first(vm, c.slot, sites);
+    }
     for &s in sites {
         if site_passes(p, vm, (def, c, c.filter.as_ref()), s)? {
             return Ok(true);
@@ -264,6 +268,100 @@ mod tests {
         }
         assert!(answers[0] > 20 && answers[1] > 100, "answers (no, yes): {answers:?}");
         assert!(bank_reads > 20, "only {bank_reads} answers read a bank");
+    }
+
+    /// `can-move` of a phase whose only move's `where` is a least count and
+    /// a test of a per-site state for none, asked in place (`sites.rs`'s
+    /// `StatePass::first`), answers as the search does: at every position
+    /// of seeded games of tests/engine/state-lead.mancala, in its four
+    /// shapes, with `stray` (a store in the set, where the test goes wrong:
+    /// the general loop) and without, with banks and without (see `agree`).
+    #[test]
+    fn can_move_of_a_state_lead_answers_as_the_search_does() {
+        let mut seen = [0; 3];
+        for (shape, stray) in (0..4).flat_map(|s| [(s, "false"), (s, "true")]) {
+            let settings =
+                vec![("shape".into(), shape.to_string()), ("least".into(), "1".into()), ("stray".into(), stray.into())];
+            let cfg = Config { variants: vec![], settings };
+            let game =
+                compile_file("tests/engine/state-lead.mancala", &cfg).unwrap_or_else(|f| panic!("{}", f.render(false)));
+            let game = Arc::new(game);
+            for seed in 0..6 {
+                let mut e = Engine::with_seed(game.clone(), seed).unwrap();
+                let loops = e.prog.asked.iter().all(|a| a.as_ref().is_some_and(|a| a.sets.is_some()));
+                assert!(loops, "each phase's move asked by the loop itself");
+                e.set_banks(if seed % 3 == 2 { &[0, 4] } else { &[] });
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                loop {
+                    let ply = e.vm.pos.turn.ply;
+                    for pl in 0..2 {
+                        let at = format!("shape {shape}, stray {stray}, seed {seed}, ply {ply}, player {pl}");
+                        seen[agree(&mut e, pl, &at).0] += 1;
+                    }
+                    match e.sample_move(&mut rng) {
+                        Ok(Some(mv)) if e.apply(mv).is_ok() => {}
+                        _ => break,
+                    }
+                }
+            }
+        }
+        assert!(seen[0] > 20 && seen[1] > 100 && seen[2] > 5, "answers (no, yes, errors): {seen:?}");
+    }
+
+    /// The moves of tests/engine/state-lead.mancala listed and drawn by
+    /// `StatePass` (asked in place: no banks) spend the work and leave the
+    /// locals the general loop does (banks on a store, which turn it off),
+    /// in each of the file's four shapes, at every position of seeded
+    /// games; and `state_pass` takes each phase's move only without banks.
+    #[test]
+    fn a_state_lead_listed_and_drawn_in_place_spends_as_the_general_loop() {
+        use super::super::sites::state_pass;
+        let mut plies = 0;
+        for shape in 0..4 {
+            for least in ["0", "2"] {
+                let settings =
+                    vec![("shape".into(), shape.to_string()), ("least".into(), least.into()), ("k".into(), "6".into())];
+                let cfg = Config { variants: vec![], settings };
+                let game = compile_file("tests/engine/state-lead.mancala", &cfg)
+                    .unwrap_or_else(|f| panic!("{}", f.render(false)));
+                let game = Arc::new(game);
+                for seed in 0..10 {
+                    let mut fast = Engine::with_seed(game.clone(), seed).unwrap();
+                    let mut general = Engine::with_seed(game.clone(), seed).unwrap();
+                    let store = game.sites.iter().position(|s| s.name == "A").unwrap() as u16;
+                    general.set_banks(&[store]);
+                    for (e, taken) in [(&fast, true), (&general, false)] {
+                        for a in e.prog.asked.iter().flatten() {
+                            let (def, id) = (&e.prog.moves[a.def as usize], a.sets.as_ref().unwrap()[0]);
+                            let c = &def.choices[0];
+                            let t = state_pass(&e.prog, &e.vm, (def, c, c.filter.as_ref().unwrap()), id);
+                            assert_eq!(t.is_some(), taken, "shape {shape}: `state_pass` with banks: {}", !taken);
+                        }
+                    }
+                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    for ply in 0..200 {
+                        let at = format!("shape {shape}, least {least}, seed {seed}, ply {ply}");
+                        for e in [&mut fast, &mut general] {
+                            e.vm.locals.fill(-7);
+                        }
+                        assert_eq!(fast.legal_moves(&mut a), general.legal_moves(&mut b), "{at}");
+                        assert_eq!(a, b, "{at}: the moves");
+                        assert_eq!(fast.vm.fuel, general.vm.fuel, "{at}: work listing");
+                        assert_eq!(fast.vm.locals, general.vm.locals, "{at}: locals listing");
+                        let drawn = fast.sample_move(&mut rng.clone());
+                        assert_eq!(drawn, general.sample_move(&mut rng), "{at}");
+                        assert_eq!(fast.vm.fuel, general.vm.fuel, "{at}: work drawing");
+                        assert_eq!(fast.vm.locals, general.vm.locals, "{at}: locals drawing");
+                        let Ok(Some(mv)) = drawn else { break };
+                        fast.apply(mv).unwrap();
+                        general.apply(mv).unwrap();
+                        plies += 1;
+                    }
+                }
+            }
+        }
+        assert!(plies > 1_000, "only {plies} plies");
     }
 
     /// Asks `can_move` of `pl` and the search, and compares them: the same

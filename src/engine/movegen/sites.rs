@@ -5,10 +5,11 @@
 //! each count met, or not at all when a least count says it all.
 
 use super::{Sink, trial};
-use crate::engine::game::SiteId;
+use crate::engine::game::{SiteId, Value};
 use crate::engine::program::expr::{Opnd, SetOpnd};
 use crate::engine::program::sets::for_each_site;
-use crate::engine::program::{Choice, ChoiceDomain, Gate, MoveProg, Program};
+use crate::engine::program::state::UnsetTest;
+use crate::engine::program::{Choice, ChoiceDomain, Gate, MoveProg, Program, Rest};
 use crate::engine::vm::{Frame, Res, SetV, Vm, held};
 use crate::engine::{MAX_LISTED, Move};
 
@@ -163,23 +164,28 @@ fn asked_sites(
     if picked.len() < sites.len() {
         picked.resize(sites.len(), 0);
     }
-    // As the search for moves around the general loop (`movegen::raw`).
-    vm.depth += 1;
-    let outer = vm.memo.begin();
-    let r = match (by_count, filter) {
-        (true, Some(f)) => {
-            let mut n = 0;
-            counted_sites(p, vm, (def, c, f), sites, |s| {
-                picked[n] = s;
-                n += 1;
-                Ok(false)
-            })
-            .map(|_| n)
-        }
-        _ => passing(p, vm, (def, c, filter), sites, &mut picked),
+    let r = if let Some(t) = filter.and_then(|f| state_pass(p, vm, (def, c, f), id)) {
+        t.gather(vm, c.slot, sites, &mut picked)
+    } else {
+        // As the search for moves around the general loop (`movegen::raw`).
+        vm.depth += 1;
+        let outer = vm.memo.begin();
+        let r = match (by_count, filter) {
+            (true, Some(f)) => {
+                let mut n = 0;
+                counted_sites(p, vm, (def, c, f), sites, |s| {
+                    picked[n] = s;
+                    n += 1;
+                    Ok(false)
+                })
+                .map(|_| n)
+            }
+            _ => passing(p, vm, (def, c, filter), sites, &mut picked),
+        };
+        vm.memo.end(outer);
+        vm.depth -= 1;
+        r
     };
-    vm.memo.end(outer);
-    vm.depth -= 1;
     let drawn = match r {
         Ok(0) => Ok(OneSite::None),
         Ok(n) => {
@@ -315,6 +321,14 @@ pub(super) fn one_site_as(
     {
         return Ok(());
     }
+    // A `where` led by a least count whose rest is a test for none, the
+    // moves listed: each site worked out in place (see [`state_pass`]).
+    if let (SetV::Fixed(id), Some(f), Sink::List(out)) = (set, filter, &mut *sink)
+        && ((out.len() + p.game.sets[id as usize].len()) as u128) <= MAX_LISTED
+        && let Some(t) = state_pass(p, vm, (def, c, f), id)
+    {
+        return t.list(vm, (c.slot, d), &p.game.sets[id as usize], out);
+    }
     let mut each = |p: &Program, vm: &mut Vm, s: SiteId| -> Res<bool> {
         if !site_passes(p, vm, (def, c, filter), s)? {
             return Ok(false);
@@ -376,6 +390,118 @@ pub(super) fn site_passes(
         }
     }
     Ok(true)
+}
+
+/// A whole `where` led by a least count whose rest is a test for none of a
+/// per-site state variable (`count(h) > 0 and tuzdik(h) == none`), to be
+/// asked of the fixed set `id` where nothing can go wrong: no banks (whose
+/// reads are noted), the work of every site at hand (the general loop takes
+/// it a site at a time) and every site of the kind the variable is kept
+/// for. How each site passes then ([`StatePass`]); `None` elsewhere: the
+/// general loop asks.
+#[inline(always)]
+pub(super) fn state_pass(
+    p: &Program,
+    vm: &Vm,
+    (def, c, filter): (&MoveProg, &Choice, &Opnd),
+    id: u16,
+) -> Option<StatePass> {
+    let lead = c.lead.as_ref()?;
+    let Some(Rest::State(t)) = &lead.rest else { return None };
+    let test = t.unset_test()?;
+    let len = p.game.sets[id as usize].len() as u64;
+    let whole = c.filter.as_ref().is_some_and(|w| std::ptr::eq(w, filter));
+    let kinds = test.kind.is_none_or(|k| p.set_kinds[id as usize] == Some(k));
+    if !whole || !kinds || !vm.banks.is_empty() || vm.fuel < len {
+        return None;
+    }
+    Some(StatePass { all: lead.all, least: lead.least, nonempty: def.nonempty.is_some(), test })
+}
+
+/// How a site passes the `where` of [`state_pass`] and the move's need of
+/// counters: the count decides when it fails an `and` chain's lead (or
+/// holds an `or` chain's), else the test for none.
+#[derive(Clone, Copy)]
+pub(super) struct StatePass {
+    all: bool,
+    least: i32,
+    nonempty: bool,
+    test: UnsetTest,
+}
+
+impl StatePass {
+    /// Whether site `s` passes, as [`Choice::passes`] and [`site_passes`]
+    /// decide it: every term read whatever the others say (no `&&`), so
+    /// that the answer can be a select rather than a branch on the counts
+    /// or values, which a random game cannot predict.
+    #[inline(always)]
+    fn passes(self, counts: &[i32], colours: usize, vars: &[Value], s: SiteId) -> bool {
+        let n = held(counts, colours, s);
+        let unset = matches!(vars[self.test.offset + s as usize], Value::None);
+        let by_count = (n >= self.least) != self.all;
+        let pass = if by_count { !self.all } else { unset == self.test.holds_unset };
+        pass & (!self.nonempty | (n > 0))
+    }
+
+    /// Writes `sites` to `picked`, each over the last unless it passes: how
+    /// many do, at the front. Their work is spent, and the choice's `slot`
+    /// left holding the last site, as the general loop leaves them.
+    #[inline(always)]
+    fn gather(self, vm: &mut Vm, slot: usize, sites: &[SiteId], picked: &mut [SiteId]) -> Res<usize> {
+        let (counts, colours, vars) = (vm.pos.counts.as_slice(), vm.colours, vm.pos.vars.as_slice());
+        let mut n = 0;
+        for &s in sites {
+            picked[n] = s;
+            n += self.passes(counts, colours, vars, s) as usize;
+        }
+        self.looked(vm, slot, sites)?;
+        Ok(n)
+    }
+
+    /// Whether a site of `sites` passes, looked for in order up to the
+    /// first that does; the work and `slot` of the sites looked at, as
+    /// [`Self::gather`] leaves them.
+    #[inline(always)]
+    pub(super) fn first(self, vm: &mut Vm, slot: usize, sites: &[SiteId]) -> Res<bool> {
+        let (counts, colours, vars) = (vm.pos.counts.as_slice(), vm.colours, vm.pos.vars.as_slice());
+        // A loop, not `position`: its closure is then always inlined.
+        for (k, &s) in sites.iter().enumerate() {
+            if self.passes(counts, colours, vars, s) {
+                self.looked(vm, slot, &sites[..=k])?;
+                return Ok(true);
+            }
+        }
+        self.looked(vm, slot, sites)?;
+        Ok(false)
+    }
+
+    /// The sites `looked` at: their steps of work spent (the caller has
+    /// them, [`state_pass`]), the choice's `slot` holding the last.
+    #[inline(always)]
+    fn looked(self, vm: &mut Vm, slot: usize, looked: &[SiteId]) -> Res<()> {
+        if let Some(&s) = looked.last() {
+            vm.locals[slot] = s as i64;
+        }
+        vm.spend(looked.len() as u64)
+    }
+
+    /// Lists the moves of declaration `d` that choose a site of `sites`
+    /// that passes, in order; the work and `slot` as [`Self::gather`]
+    /// leaves them. `out` has room for every site (the caller asked).
+    #[inline(always)]
+    fn list(self, vm: &mut Vm, (slot, d): (usize, u16), sites: &[SiteId], out: &mut Vec<Move>) -> Res<()> {
+        let (counts, colours, vars) = (vm.pos.counts.as_slice(), vm.colours, vm.pos.vars.as_slice());
+        out.reserve(sites.len());
+        let spare = out.spare_capacity_mut();
+        let mut n = 0;
+        for &s in sites {
+            spare[n].write(Move { def: d, args: [s as i32, 0, 0, 0], order: 0 });
+            n += self.passes(counts, colours, vars, s) as usize;
+        }
+        // SAFETY: the first `n` places past the length were written just above.
+        unsafe { out.set_len(out.len() + n) };
+        self.looked(vm, slot, sites)
+    }
 }
 
 /// [`one_site`]'s loop for a move that must be tried: each site of `set`

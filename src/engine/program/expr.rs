@@ -374,18 +374,8 @@ impl Lower<'_> {
         if let Some(f) = self.site_table(e) {
             return Opnd::Dyn(f);
         }
-        if let Some(table) = self.mover_table(e) {
-            return Opnd::ByPlayer(table, Leaf::Mover);
-        }
-        if let Expr::Count(x, None) = e {
-            if let Some(ids) = self.sets_by_mover(x) {
-                return Opnd::CountOf(ids, Leaf::Mover);
-            }
-            if self.ty(x) == Type::Site
-                && let Some(sites) = self.mover_table(x)
-            {
-                return Opnd::CountByMover(sites);
-            }
+        if let Some(o) = self.mover_opnd(e) {
+            return o;
         }
         match e {
             Expr::Count(x, None) => match &**x {
@@ -686,35 +676,7 @@ impl Lower<'_> {
     fn count(&mut self, x: &Expr, colour: Option<&Expr>) -> Fx {
         let colour = colour.map(|c| self.opnd(c));
         if self.ty(x) == Type::Set {
-            let set = self.set(x);
-            return Box::new(move |p, vm| {
-                let set = set.get(p, vm)?;
-                let c = match &colour {
-                    Some(c) => Some(c.player(p, vm)?),
-                    None => None,
-                };
-                read_set(p, vm, set);
-                let mut total = 0i64;
-                let one = |vm: &Vm, s: SiteId| match c {
-                    Some(c) => vm.colour_count(s, c) as i64,
-                    None => vm.count(s) as i64,
-                };
-                match set {
-                    SetV::One(s) => total = one(vm, s),
-                    SetV::Fixed(id) => {
-                        for &s in &p.game.sets[id as usize] {
-                            total += one(vm, s);
-                        }
-                    }
-                    SetV::Mask(mut m) => {
-                        while m != 0 {
-                            total += one(vm, m.trailing_zeros() as SiteId);
-                            m &= m - 1;
-                        }
-                    }
-                }
-                Ok(total)
-            });
+            return self.set_count(x, colour);
         }
         let x = self.opnd(x);
         match colour {

@@ -563,6 +563,9 @@ pub struct Program {
     /// Each site's owner ([`crate::engine::vm::NONE`]: none) and kind.
     pub(crate) owners: Vec<i64>,
     pub(crate) kinds: Vec<u8>,
+    /// The kind of every site of each fixed set, if they share one (none:
+    /// an empty set, or one of two kinds or more).
+    pub(crate) set_kinds: Vec<Option<u8>>,
     /// The sowing tables (see [`crate::engine::vm::SowTable`]), made on first use.
     pub(crate) sow_tables: Vec<OnceLock<crate::engine::vm::SowTable>>,
     /// How many local variable slots the closures use.
@@ -735,7 +738,15 @@ impl Program {
         let asked = only_move.iter().map(|d| Listed::asked(&moves, (*d)?, g.players.len())).collect();
         let sow_tables = (0..l.sow_cells).map(|_| OnceLock::new()).collect();
         let owners = g.sites.iter().map(|s| s.owner.map_or(super::vm::NONE, |o| o as i64)).collect();
-        let kinds = g.sites.iter().map(|s| s.kind.index() as u8).collect();
+        let kinds: Vec<u8> = g.sites.iter().map(|s| s.kind.index() as u8).collect();
+        let set_kinds = g
+            .sets
+            .iter()
+            .map(|set| {
+                let first = kinds[*set.first()? as usize];
+                set.iter().all(|&s| kinds[s as usize] == first).then_some(first)
+            })
+            .collect();
         Program {
             setup,
             moves,
@@ -762,6 +773,7 @@ impl Program {
             members,
             owners,
             kinds,
+            set_kinds,
             sow_tables,
             locals: l.slots.len(),
             memos: l.memos,

@@ -192,6 +192,41 @@ pub(super) fn read_set(p: &Program, vm: &mut Vm, set: SetV) {
 }
 
 impl Lower<'_> {
+    /// How many counters every site of the set `x` holds (of colour
+    /// `colour`, if given), read by a closure (`expr.rs`'s `count` for a
+    /// set that is not read in place).
+    pub(super) fn set_count(&mut self, x: &Expr, colour: Option<Opnd>) -> Fx {
+        let set = self.set(x);
+        Box::new(move |p, vm| {
+            let set = set.get(p, vm)?;
+            let c = match &colour {
+                Some(c) => Some(c.player(p, vm)?),
+                None => None,
+            };
+            read_set(p, vm, set);
+            let mut total = 0i64;
+            let one = |vm: &Vm, s: SiteId| match c {
+                Some(c) => vm.colour_count(s, c) as i64,
+                None => vm.count(s) as i64,
+            };
+            match set {
+                SetV::One(s) => total = one(vm, s),
+                SetV::Fixed(id) => {
+                    for &s in &p.game.sets[id as usize] {
+                        total += one(vm, s);
+                    }
+                }
+                SetV::Mask(mut m) => {
+                    while m != 0 {
+                        total += one(vm, m.trailing_zeros() as SiteId);
+                        m &= m - 1;
+                    }
+                }
+            }
+            Ok(total)
+        })
+    }
+
     pub(super) fn quant(&mut self, q: Quant, slot: u8, dom: &Domain, body: &Expr, span: Option<Span>) -> Fx {
         let slot = slot as usize;
         let domain = match dom {

@@ -72,6 +72,17 @@ pub(crate) struct StateTest {
     none: bool,
 }
 
+/// A test for none (`v(x) == none`, `v(x) != none`) as a loop over sites
+/// asks it once it has checked their kinds itself: where the variable's
+/// values start, whether the test holds of a value never set, and the kind
+/// of site the variable is kept for (if one).
+#[derive(Clone, Copy)]
+pub(crate) struct UnsetTest {
+    pub offset: usize,
+    pub holds_unset: bool,
+    pub kind: Option<u8>,
+}
+
 impl StateTest {
     /// Whether the comparison holds at site `s`.
     #[inline(always)]
@@ -89,6 +100,14 @@ impl StateTest {
             return Ok(unset == (self.holds == 0b010));
         }
         self.compared_at(p, vars, s)
+    }
+
+    /// This test as a loop over sites asks it once it has checked their
+    /// kinds itself, if it is a test for none.
+    pub(crate) fn unset_test(self) -> Option<UnsetTest> {
+        let test =
+            UnsetTest { offset: self.read.offset as usize, holds_unset: self.holds == 0b010, kind: self.read.kind };
+        self.none.then_some(test)
     }
 
     /// Any other comparison: out of line, so that the loops over sites

@@ -164,6 +164,23 @@ impl Lower<'_> {
         Some(self.by_mover(e)?.iter().map(|v| enc(*v)).collect())
     }
 
+    /// An operand that is a function of the mover alone, read in place by
+    /// the mover: a value's table, or the count of a site or a set so
+    /// folded (`count(front(mover))`); `None` for any other.
+    pub(super) fn mover_opnd(&self, e: &Expr) -> Option<Opnd> {
+        if let Some(table) = self.mover_table(e) {
+            return Some(Opnd::ByPlayer(table, Leaf::Mover));
+        }
+        let Expr::Count(x, None) = e else { return None };
+        if let Some(ids) = self.sets_by_mover(x) {
+            return Some(Opnd::CountOf(ids, Leaf::Mover));
+        }
+        if self.ty(x) != Type::Site {
+            return None;
+        }
+        Some(Opnd::CountByMover(self.mover_table(x)?))
+    }
+
     /// A set that is a function of the mover alone, as the fixed set it is
     /// for each player.
     pub(super) fn sets_by_mover(&self, e: &Expr) -> Option<Box<[u16]>> {
