@@ -189,12 +189,13 @@ pub(crate) struct Vm {
     sites_claimed: bool,
     /// A fingerprint of each saved position, made when `repetitions` first
     /// compares it, so that most comparisons are one number (only the rules
-    /// that read `repetitions` pay for it). The prints fall in 2^SEEN_BITS
-    /// slots: `seen` holds, for each slot, the newest saved position whose
-    /// print falls in it (its index + 1; 0 for none, and empty until
-    /// `repetitions` is read), and `undo_chain` the one before it in the
-    /// same slot, so that `repetitions` compares only the positions of the
-    /// slot (a long game's history was scanned whole at every move).
+    /// that read `repetitions` pay for it). The prints fall in slots (a
+    /// power of two of them, more as the prints fill them): `seen` holds,
+    /// for each slot, the newest saved position whose print falls in it
+    /// (its index + 1; 0 for none, and empty until `repetitions` is read),
+    /// and `undo_chain` the one before it in the same slot, so that
+    /// `repetitions` compares only the positions of the slot (a long
+    /// game's history was scanned whole at every move).
     undo_prints: Vec<u64>,
     undo_chain: Vec<u32>,
     seen: Vec<u32>,

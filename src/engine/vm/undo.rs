@@ -30,11 +30,20 @@ fn fingerprint(keys: &[u64], counts: &[i32], t: &Turn) -> u64 {
 
 /// Slots of the prints of saved positions ([`Vm::repetitions`]): a
 /// position whose slot holds none occurred nowhere before, without a scan.
-const SEEN_BITS: u32 = 14;
+/// At first 2^MIN_SEEN_BITS of them (a kilobyte, which stays in the
+/// nearest cache: a table of 2^14 slots, 64 kilobytes, missed it on most
+/// looks, a third of the time `repetitions` took in a game of two rows of
+/// six), four times as many whenever the prints fill half of them.
+const MIN_SEEN_BITS: u32 = 8;
 
+/// The slot of `print` among `slots` (a power of two, at most 2^32): the
+/// low bits of the high half of its product with a constant. A shift by
+/// a fixed amount: one by the table's size took a register of its own,
+/// and every undo saved two more (four instructions of a short game's
+/// ply, in games that read no `repetitions` too).
 #[inline(always)]
-fn seen_slot(print: u64) -> usize {
-    (print.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - SEEN_BITS)) as usize
+fn seen_slot(print: u64, slots: usize) -> usize {
+    (print.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 32) as usize & (slots - 1)
 }
 
 /// A move drawn at random that had to be tried first (a `require`, a lap
@@ -344,9 +353,12 @@ impl Vm {
     pub(crate) fn repetitions(&mut self, keys: &[u64]) -> usize {
         let (n, v) = (self.pos.counts.len(), self.pos.vars.len());
         if self.seen.is_empty() {
-            self.seen = vec![0; 1 << SEEN_BITS];
+            self.seen = vec![0; 1 << MIN_SEEN_BITS];
         }
         for k in self.undo_prints.len()..self.undo_turns.len() {
+            if 2 * k >= self.seen.len() {
+                self.grow_seen();
+            }
             let (counts, t) = (&self.undo_counts[k * n..(k + 1) * n], &self.undo_turns[k].0);
             // The position asked about last, saved since: its print is
             // known (comparing the counts costs a fraction of a print).
@@ -358,16 +370,21 @@ impl Vm {
                 }
                 _ => fingerprint(keys, counts, t),
             };
-            let slot = &mut self.seen[seen_slot(print)];
+            let slots = self.seen.len();
+            let slot = &mut self.seen[seen_slot(print, slots)];
             self.undo_chain.push(*slot);
             *slot = k as u32 + 1;
             self.undo_prints.push(print);
         }
         let here = fingerprint(keys, &self.pos.counts, &self.pos.turn);
-        self.last_counts.clear();
-        self.last_counts.extend_from_slice(&self.pos.counts);
+        if self.last_counts.len() == n {
+            self.last_counts.copy_from_slice(&self.pos.counts);
+        } else {
+            self.last_counts.clear();
+            self.last_counts.extend_from_slice(&self.pos.counts);
+        }
         self.last_print = Some((here, self.pos.turn.to_move, self.pos.turn.phase));
-        let mut next = self.seen[seen_slot(here)];
+        let mut next = self.seen[seen_slot(here, self.seen.len())];
         let mut times = 0;
         while next != 0 {
             let k = next as usize - 1;
@@ -385,6 +402,21 @@ impl Vm {
         times
     }
 
+    /// Four times as many slots, the prints made so far chained in them
+    /// again, oldest first: each slot holds its newest, each chain goes
+    /// from newer to older, as [`Self::repetitions`] leaves them.
+    #[inline(never)]
+    fn grow_seen(&mut self) {
+        let slots = self.seen.len() * 4;
+        self.seen.clear();
+        self.seen.resize(slots, 0);
+        for (k, &print) in self.undo_prints.iter().enumerate() {
+            let slot = &mut self.seen[seen_slot(print, slots)];
+            self.undo_chain[k] = *slot;
+            *slot = k as u32 + 1;
+        }
+    }
+
     /// Whether the `k`-th saved position's state holds the current values
     /// (`v` of them).
     fn saved_vars_equal(&self, k: usize, v: usize) -> bool {
@@ -397,13 +429,15 @@ impl Vm {
             && self.undo_scalars[at..at + v - ps] == self.pos.vars[ps..]
     }
 
-    /// Drops the prints of the saved positions from the `keep`-th on.
+    /// Drops the prints of the saved positions from the `keep`-th on,
+    /// newest first: each slot back to what it held before.
     #[inline]
     fn forget_prints(&mut self, keep: usize) {
         while self.undo_prints.len() > keep {
             let print = self.undo_prints.pop().expect("longer than keep");
             let before = self.undo_chain.pop().expect("as long as the prints");
-            self.seen[seen_slot(print)] = before;
+            let slots = self.seen.len();
+            self.seen[seen_slot(print, slots)] = before;
         }
     }
 
@@ -455,5 +489,68 @@ impl Vm {
         }
         self.vars_claimed = true;
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Vm;
+    use super::seen_slot;
+
+    /// The count over the saved positions that `repetitions` stands for.
+    fn scan(vm: &Vm, history: &[(Vec<i32>, u8)]) -> usize {
+        history.iter().filter(|(c, m)| *c == vm.pos.counts && *m == vm.pos.turn.to_move).count()
+    }
+
+    /// Each slot's chain, from the slot on: prints of that slot alone,
+    /// newest first, and all of them in one chain or another.
+    fn assert_chained(vm: &Vm) {
+        let mut chained = 0;
+        for (s, &first) in vm.seen.iter().enumerate() {
+            let mut next = first;
+            while next != 0 {
+                let k = next as usize - 1;
+                assert_eq!(seen_slot(vm.undo_prints[k], vm.seen.len()), s, "print {k} chained from slot {s}");
+                assert!(vm.undo_chain[k] < next, "print {k}: the chain goes to older prints");
+                (next, chained) = (vm.undo_chain[k], chained + 1);
+            }
+        }
+        assert_eq!(chained, vm.undo_prints.len(), "every print in a chain");
+    }
+
+    /// `repetitions` against a scan of the positions saved, through a
+    /// history long enough for the slots to grow twice (past 128 and 512
+    /// prints), asked at most plies, then undone move by move past both
+    /// growths: the chains made again must be those made one print at a
+    /// time, and be taken apart as those are.
+    #[test]
+    fn repetitions_agree_with_a_scan_as_the_slots_grow_and_moves_are_undone() {
+        let mut vm = Vm::new(3, 1, 1, 0, 0, 7);
+        let keys: Vec<u64> = (1..=3u64).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        let mut history = vec![];
+        let mut repeated = 0;
+        for i in 0..1500i32 {
+            history.push((vm.pos.counts.clone(), vm.pos.turn.to_move));
+            vm.push_undo();
+            vm.pos.counts.copy_from_slice(&[i % 7, i % 11, i / 3 % 2]);
+            vm.pos.turn.to_move = (i / 5 % 2) as u8;
+            // Not at every ply: several positions are printed at once then.
+            if i % 4 != 3 {
+                let told = vm.repetitions(&keys);
+                assert_eq!(told, scan(&vm, &history), "ply {i}");
+                repeated += (told > 0) as usize;
+            }
+            if i % 16 == 0 || (126..134).contains(&i) {
+                assert_chained(&vm);
+            }
+        }
+        assert_eq!(vm.seen.len(), 4096, "grown twice, from 256 slots");
+        assert!(repeated > 800, "only {repeated} repetitions");
+        while let Some((counts, to_move)) = history.pop() {
+            assert!(vm.undo());
+            assert_eq!((&vm.pos.counts, vm.pos.turn.to_move), (&counts, to_move));
+            assert_eq!(vm.repetitions(&keys), scan(&vm, &history), "undone to ply {}", history.len());
+            assert_chained(&vm);
+        }
     }
 }
